@@ -1,0 +1,341 @@
+package flow
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+)
+
+// Fate is what becomes of the error of a write.
+type Fate uint8
+
+const (
+	Handled   Fate = iota // returned, wrapped and returned, requeued, or passed on to code the model cannot follow
+	Dropped               // never used
+	Logged                // only logged
+	Swallowed             // a conflict is caught and the function goes on as if it succeeded
+)
+
+func (f Fate) String() string {
+	return [...]string{"handled", "dropped", "only logged", "swallowed"}[f]
+}
+
+// ErrorFate says what happens to an error value err produced by a write
+// call: whether a 409 in it can reach a retry. check is the IsConflict call
+// whose conflict branch drops it, for Swallowed.
+func (p *Package) ErrorFate(err ssa.Value, write ssa.Instruction) (fate Fate, check *ssa.Call) {
+	if err == nil {
+		return Dropped, nil
+	}
+	t := p.taint(err)
+	success := p.successBlocks(t, write)
+	for _, c := range t.conflictChecks {
+		succ := conflictSuccessor(c)
+		if succ == nil {
+			continue
+		}
+		if !p.handledFrom(succ, write, t, success) {
+			return Swallowed, c
+		}
+	}
+	if t.handled {
+		return Handled, nil
+	}
+	// if err != nil { queue.AddRateLimited(key); return }: the error path
+	// retries without passing the error on.
+	for _, chk := range t.nilChecks {
+		if failure := failureSuccessor(chk); failure != nil && p.handledFrom(failure, write, t, success) {
+			return Handled, nil
+		}
+	}
+	if t.logged {
+		return Logged, nil
+	}
+	return Dropped, nil
+}
+
+// successBlocks returns the blocks reachable from the err == nil branch of a
+// nil check of the error: the code that runs when the write succeeded.
+func (p *Package) successBlocks(t *errTaint, write ssa.Instruction) map[*ssa.BasicBlock]bool {
+	out := map[*ssa.BasicBlock]bool{}
+	for _, chk := range t.nilChecks {
+		failure := failureSuccessor(chk)
+		if failure == nil {
+			continue
+		}
+		ok := chk.Block().Succs[0]
+		if ok == failure {
+			ok = chk.Block().Succs[1]
+		}
+		stack := []*ssa.BasicBlock{ok}
+		for len(stack) > 0 {
+			b := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if out[b] || (write != nil && b == write.Block()) {
+				continue
+			}
+			out[b] = true
+			stack = append(stack, b.Succs...)
+		}
+	}
+	return out
+}
+
+// failureSuccessor returns the block a nil check of an error branches to
+// when the error is not nil.
+func failureSuccessor(iff *ssa.If) *ssa.BasicBlock {
+	bin, ok := iff.Cond.(*ssa.BinOp)
+	if !ok {
+		return nil
+	}
+	switch bin.Op {
+	case token.NEQ:
+		return iff.Block().Succs[0]
+	case token.EQL:
+		return iff.Block().Succs[1]
+	}
+	return nil
+}
+
+// errTaint is the forward slice of an error value.
+type errTaint struct {
+	values         map[ssa.Value]bool
+	sinks          []ssa.Instruction // instructions that hand the error on (return, unknown call, store, send)
+	handled        bool
+	logged         bool
+	conflictChecks []*ssa.Call
+	nilChecks      []*ssa.If // if err != nil / if err == nil
+}
+
+func (p *Package) taint(err ssa.Value) *errTaint {
+	t := &errTaint{values: map[ssa.Value]bool{}}
+	work := []ssa.Value{err}
+	push := func(v ssa.Value) {
+		if v != nil && !t.values[v] {
+			t.values[v] = true
+			work = append(work, v)
+		}
+	}
+	t.values[err] = true
+	for len(work) > 0 && len(t.values) < 512 {
+		v := work[len(work)-1]
+		work = work[:len(work)-1]
+		refs := v.Referrers()
+		if refs == nil {
+			continue
+		}
+		for _, r := range *refs {
+			switch x := r.(type) {
+			case *ssa.Return:
+				t.sinks = append(t.sinks, x)
+				t.handled = true
+			case *ssa.Phi:
+				push(x)
+			case *ssa.MakeInterface:
+				push(x)
+			case *ssa.ChangeInterface:
+				push(x)
+			case *ssa.ChangeType:
+				push(x)
+			case *ssa.TypeAssert:
+				push(x)
+			case *ssa.Extract:
+				push(x)
+			case *ssa.BinOp:
+				switch x.Op {
+				case token.ADD: // string concatenation of err.Error()
+					push(x)
+				case token.EQL, token.NEQ:
+					if isNil(x.X) || isNil(x.Y) {
+						for _, rr := range *x.Referrers() {
+							if iff, ok := rr.(*ssa.If); ok {
+								t.nilChecks = append(t.nilChecks, iff)
+							}
+						}
+					}
+				}
+			case *ssa.Store:
+				if x.Val != v {
+					continue
+				}
+				if isVariable(x.Addr) {
+					for _, addr := range p.cellAddrs(root(x.Addr, p)) {
+						for _, rr := range *addr.Referrers() {
+							if ld, ok := rr.(*ssa.UnOp); ok && ld.Op == token.MUL {
+								push(ld)
+							}
+						}
+					}
+					continue
+				}
+				if ia, ok := x.Addr.(*ssa.IndexAddr); ok {
+					// An element of a local slice literal ([]error{err}): follow the slice.
+					if a, ok := ia.X.(*ssa.Alloc); ok {
+						push(a)
+						for _, rr := range *a.Referrers() {
+							if sl, ok := rr.(*ssa.Slice); ok {
+								push(sl)
+							}
+						}
+						continue
+					}
+				}
+				t.sinks = append(t.sinks, x)
+				t.handled = true
+			case *ssa.Slice:
+				push(x)
+			case *ssa.Send:
+				t.sinks = append(t.sinks, x)
+				t.handled = true
+			case *ssa.MapUpdate:
+				t.sinks = append(t.sinks, x)
+				t.handled = true
+			case ssa.CallInstruction:
+				c := x.Common()
+				if model.CallsIsConflict(c) {
+					if call, ok := x.(*ssa.Call); ok {
+						t.conflictChecks = append(t.conflictChecks, call)
+					}
+					continue
+				}
+				if _, isGo := x.(*ssa.Go); isGo {
+					t.sinks = append(t.sinks, x)
+					t.handled = true
+					continue
+				}
+				switch model.ErrorUseOf(c) {
+				case model.ErrWrap:
+					if call, ok := x.(*ssa.Call); ok {
+						push(call)
+					}
+				case model.ErrTest:
+				case model.ErrLog:
+					t.logged = true
+				case model.ErrExit:
+					t.sinks = append(t.sinks, x)
+					t.handled = true
+				default:
+					if fn := callee(c); p.local(fn) {
+						// A local function that returns what it is given is a wrapper.
+						if call, ok := x.(*ssa.Call); ok && p.summary(fn).ReturnsErrorArg {
+							push(call)
+							continue
+						}
+						if p.summary(fn).LogsErrorArg {
+							t.logged = true
+							continue
+						}
+					}
+					t.sinks = append(t.sinks, x)
+					t.handled = true
+				}
+			}
+		}
+	}
+	return t
+}
+
+// handledFrom reports whether, once a conflict is detected at block from,
+// the function still hands an error on: returns an error, requeues, re-adds
+// to a work queue, or passes the tainted error to a sink. Blocks of the write
+// itself are not entered: past them the error is another attempt's.
+func (p *Package) handledFrom(from *ssa.BasicBlock, write ssa.Instruction, t *errTaint, success map[*ssa.BasicBlock]bool) bool {
+	sinkBlocks := map[*ssa.BasicBlock]bool{}
+	for _, s := range t.sinks {
+		sinkBlocks[s.Block()] = true
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := []*ssa.BasicBlock{from}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[b] || (write != nil && b == write.Block() && b != from) {
+			continue
+		}
+		seen[b] = true
+		if sinkBlocks[b] {
+			return true
+		}
+		// What the code does after a successful write is no answer to a
+		// failed one: a requeue or error there is not about this error.
+		if !success[b] {
+			for _, instr := range b.Instrs {
+				switch x := instr.(type) {
+				case *ssa.Return:
+					if returnsError(x) || requeues(x) {
+						return true
+					}
+				case ssa.CallInstruction:
+					if model.IsWorkqueueAdd(x.Common()) || model.ErrorUseOf(x.Common()) == model.ErrExit {
+						return true
+					}
+				case *ssa.Panic:
+					return true
+				}
+			}
+		}
+		stack = append(stack, b.Succs...)
+	}
+	return false
+}
+
+// returnsError reports whether a return hands back an error that may be
+// non-nil.
+func returnsError(ret *ssa.Return) bool {
+	for _, r := range ret.Results {
+		if model.IsError(r.Type()) && !isNil(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// requeues reports whether a return of a reconciler asks for a requeue:
+// a reconcile.Result other than the zero value.
+func requeues(ret *ssa.Return) bool {
+	for _, r := range ret.Results {
+		if !model.IsReconcileResult(r.Type()) {
+			continue
+		}
+		if c, ok := r.(*ssa.Const); ok && c.Value == nil {
+			continue // reconcile.Result{}
+		}
+		if isZeroLiteral(r) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// isZeroLiteral reports whether v is a load of a composite literal none of
+// whose fields is set.
+func isZeroLiteral(v ssa.Value) bool {
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return false
+	}
+	a, ok := ld.X.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	for _, r := range *a.Referrers() {
+		switch r.(type) {
+		case *ssa.FieldAddr, *ssa.Store:
+			return false
+		}
+	}
+	return true
+}
+
+// isErrorResult reports whether the last result of fn is an error.
+func errorResult(sig *types.Signature) int {
+	res := sig.Results()
+	if res.Len() > 0 && model.IsError(res.At(res.Len()-1).Type()) {
+		return res.Len() - 1
+	}
+	return -1
+}

@@ -1,0 +1,460 @@
+package flow
+
+import (
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+)
+
+// aliases returns the values that refer to the same object as v, found
+// forward from v: conversions, phis, and the loads of every variable v is
+// stored in (closures included).
+func (p *Package) aliases(v ssa.Value) []ssa.Value {
+	if as, ok := p.aliasMemo[v]; ok {
+		return as
+	}
+	seen := map[ssa.Value]bool{v: true}
+	out := []ssa.Value{v}
+	for i := 0; i < len(out) && i < 256; i++ {
+		x := out[i]
+		refs := x.Referrers()
+		if refs == nil {
+			continue
+		}
+		push := func(y ssa.Value) {
+			if y != nil && !seen[y] {
+				seen[y] = true
+				out = append(out, y)
+			}
+		}
+		for _, r := range *refs {
+			switch r := r.(type) {
+			case *ssa.MakeInterface:
+				push(r)
+			case *ssa.ChangeInterface:
+				push(r)
+			case *ssa.ChangeType:
+				push(r)
+			case *ssa.TypeAssert:
+				if r.CommaOk {
+					for _, rr := range *r.Referrers() {
+						if e, ok := rr.(*ssa.Extract); ok && e.Index == 0 {
+							push(e)
+						}
+					}
+				} else {
+					push(r)
+				}
+			case *ssa.Phi:
+				push(r)
+			case *ssa.Store:
+				if r.Val == x && isVariable(r.Addr) {
+					for _, addr := range p.cellAddrs(root(r.Addr, p)) {
+						for _, rr := range *addr.Referrers() {
+							if ld, ok := rr.(*ssa.UnOp); ok && ld.Op == token.MUL {
+								push(ld)
+							}
+						}
+					}
+				}
+			case *ssa.Call:
+				if f, ok := model.FuncOf(r.Common()); ok && f.Kind == model.FuncAlias && model.Arg(r.Common(), f.Src) == x {
+					for _, rr := range *r.Referrers() {
+						if e, ok := rr.(*ssa.Extract); ok && e.Index == 0 {
+							push(e)
+						}
+					}
+				}
+			}
+		}
+	}
+	p.aliasMemo[v] = out
+	return out
+}
+
+// isVariable reports whether addr is a variable: a local or a captured one.
+func isVariable(addr ssa.Value) bool {
+	switch addr.(type) {
+	case *ssa.Alloc, *ssa.FreeVar:
+		return true
+	}
+	return false
+}
+
+// root maps a captured variable to the variable of the enclosing function.
+func root(addr ssa.Value, p *Package) ssa.Value {
+	for {
+		fv, ok := addr.(*ssa.FreeVar)
+		if !ok {
+			return addr
+		}
+		b, ok := p.bindings[fv]
+		if !ok {
+			return addr
+		}
+		addr = b
+	}
+}
+
+// eventsOn returns the instructions that change the resourceVersion of the
+// object a refers to.
+func (p *Package) eventsOn(a ssa.Value) []*event {
+	refs := a.Referrers()
+	if refs == nil {
+		return nil
+	}
+	var evs []*event
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.FieldAddr:
+			evs = append(evs, p.fieldEvents(r)...)
+		case *ssa.Store:
+			if r.Addr == a && isObjectMemory(a.Type()) {
+				evs = append(evs, &event{kind: evFill, instr: r, src: r.Val})
+			}
+		case ssa.CallInstruction:
+			if e := p.callEvent(r, a); e != nil {
+				evs = append(evs, e)
+			}
+		}
+	}
+	return evs
+}
+
+// fieldEvents finds resourceVersion changes through a field of an object:
+// obj.ResourceVersion = x, obj.ObjectMeta = m, obj.ObjectMeta.SetResourceVersion(x),
+// unstructured.SetNestedField(u.Object, x, "metadata", "resourceVersion").
+func (p *Package) fieldEvents(fa *ssa.FieldAddr) []*event {
+	var evs []*event
+	switch fieldName(fa) {
+	case "ObjectMeta":
+		for _, r := range *fa.Referrers() {
+			switch r := r.(type) {
+			case *ssa.FieldAddr:
+				evs = append(evs, p.fieldEvents(r)...)
+			case *ssa.Store:
+				if r.Addr == fa {
+					evs = append(evs, p.metaEvent(r))
+				}
+			case ssa.CallInstruction:
+				if e := p.callEvent(r, fa); e != nil {
+					evs = append(evs, e)
+				}
+			}
+		}
+	case "ResourceVersion":
+		for _, r := range *fa.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == fa {
+				evs = append(evs, p.rvEvent(st, st.Val))
+			}
+		}
+	case "Object":
+		for _, r := range *fa.Referrers() {
+			ld, ok := r.(*ssa.UnOp)
+			if !ok || ld.Op != token.MUL {
+				continue
+			}
+			for _, rr := range *ld.Referrers() {
+				if c, ok := rr.(ssa.CallInstruction); ok {
+					if e := p.nestedRVEvent(c, ld); e != nil {
+						evs = append(evs, e)
+					}
+				}
+			}
+		}
+	}
+	return evs
+}
+
+// nestedRVEvent recognises unstructured.SetNestedField / RemoveNestedField of
+// metadata.resourceVersion on the map of an Unstructured.
+func (p *Package) nestedRVEvent(c ssa.CallInstruction, m ssa.Value) *event {
+	cc := c.Common()
+	name := model.CalleeName(cc)
+	args := cc.Args
+	if len(args) == 0 || args[0] != m {
+		return nil
+	}
+	var path []ssa.Value
+	var val ssa.Value
+	switch name {
+	case model.Unstructured + ".RemoveNestedField":
+		if len(args) == 2 {
+			path = variadicConsts(args[1])
+		}
+	case model.Unstructured + ".SetNestedField":
+		if len(args) == 3 {
+			val, path = args[1], variadicConsts(args[2])
+		}
+	default:
+		return nil
+	}
+	if len(path) != 2 {
+		return nil
+	}
+	s0, _ := model.ConstString(path[0])
+	s1, _ := model.ConstString(path[1])
+	if s0 != "metadata" || s1 != "resourceVersion" {
+		return nil
+	}
+	if val == nil {
+		return &event{kind: evClear, instr: c}
+	}
+	return p.rvEvent(c, strip(val))
+}
+
+// variadicConsts returns the values stored into the array behind a variadic
+// argument.
+func variadicConsts(v ssa.Value) []ssa.Value {
+	sl, ok := v.(*ssa.Slice)
+	if !ok {
+		return nil
+	}
+	arr, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	var vals []ssa.Value
+	for _, r := range *arr.Referrers() {
+		ia, ok := r.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		for _, rr := range *ia.Referrers() {
+			if st, ok := rr.(*ssa.Store); ok && st.Addr == ia {
+				vals = append(vals, strip(st.Val))
+			}
+		}
+	}
+	return vals
+}
+
+// rvEvent classifies a new resourceVersion value: "" (or the empty version of
+// a built object) clears it, anything else sets it.
+func (p *Package) rvEvent(instr ssa.Instruction, val ssa.Value) *event {
+	if s, ok := model.ConstString(val); ok && s == "" {
+		return &event{kind: evClear, instr: instr}
+	}
+	if src := rvSource(val); src != nil {
+		if allNoRV(p.Object(src, instr)) {
+			return &event{kind: evClear, instr: instr}
+		}
+	}
+	return &event{kind: evSetRV, instr: instr}
+}
+
+// rvSource returns the object whose resourceVersion v is (x.ResourceVersion
+// or x.GetResourceVersion()), or nil.
+func rvSource(v ssa.Value) ssa.Value {
+	v = strip(v)
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL && fieldName(fa) == "ResourceVersion" {
+			if inner, ok := fa.X.(*ssa.FieldAddr); ok && fieldName(inner) == "ObjectMeta" {
+				return inner.X
+			}
+			return fa.X
+		}
+	case *ssa.Call:
+		if model.ObjectMethod(x.Common()) == model.GetResourceVersion {
+			return model.Recv(x.Common())
+		}
+	}
+	return nil
+}
+
+// metaEvent classifies a store of a whole ObjectMeta into an object.
+func (p *Package) metaEvent(st *ssa.Store) *event {
+	v := strip(st.Val)
+	// obj.ObjectMeta = other.ObjectMeta, or *other.ObjectMeta.DeepCopy()
+	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		switch x := ld.X.(type) {
+		case *ssa.FieldAddr:
+			if fieldName(x) == "ObjectMeta" {
+				return p.copiedMeta(st, x.X)
+			}
+		case *ssa.Call:
+			if model.ObjectMethod(x.Common()) == model.DeepCopy {
+				if fa, ok := model.Recv(x.Common()).(*ssa.FieldAddr); ok && fieldName(fa) == "ObjectMeta" {
+					return p.copiedMeta(st, fa.X)
+				}
+			}
+		case *ssa.Alloc:
+			// A metav1.ObjectMeta literal: does it set ResourceVersion?
+			for _, r := range *x.Referrers() {
+				fa, ok := r.(*ssa.FieldAddr)
+				if !ok || fieldName(fa) != "ResourceVersion" {
+					continue
+				}
+				for _, rr := range *fa.Referrers() {
+					if s, ok := rr.(*ssa.Store); ok && s.Addr == fa {
+						return p.rvEvent(st, s.Val)
+					}
+				}
+			}
+			return &event{kind: evClear, instr: st}
+		}
+	}
+	if c, ok := v.(*ssa.Const); ok && !c.IsNil() {
+		return &event{kind: evClear, instr: st} // metav1.ObjectMeta{}
+	}
+	return &event{kind: evSetRV, instr: st}
+}
+
+func (p *Package) copiedMeta(st *ssa.Store, from ssa.Value) *event {
+	if allNoRV(p.Object(from, st)) {
+		return &event{kind: evClear, instr: st}
+	}
+	return &event{kind: evSetRV, instr: st}
+}
+
+// callEvent recognises calls that fill an object or set its resourceVersion.
+func (p *Package) callEvent(call ssa.CallInstruction, a ssa.Value) *event {
+	c := call.Common()
+	args := model.Args(c)
+	argIndex := -1
+	for i, arg := range args {
+		if arg == a {
+			argIndex = i
+			break
+		}
+	}
+	isRecv := model.Recv(c) == a
+	if mc, ok := classify(c); ok {
+		if mc.Obj < 0 || mc.Obj != argIndex {
+			return nil
+		}
+		switch {
+		case mc.Op == model.OpRead:
+			return &event{kind: evFill, instr: call, origin: Origin{Kind: Read, Site: call, RV0: p.RV0(c, mc)}}
+		case mc.Client == model.ControllerRuntime && (mc.Op == model.OpCreate || mc.Op == model.OpUpdate || mc.Op == model.OpPatch):
+			// controller-runtime fills the object in with the server's
+			// state, new resourceVersion included, when the write succeeds.
+			return &event{kind: evFill, instr: call, origin: Origin{Kind: Read, Site: call}}
+		}
+		return nil
+	}
+	switch model.ObjectMethod(c) {
+	case model.SetResourceVersion:
+		if isRecv {
+			return p.rvEvent(call, strip(args[0]))
+		}
+		return nil
+	case model.DeepCopyInto:
+		if argIndex == 0 {
+			return &event{kind: evFill, instr: call, src: model.Recv(c)}
+		}
+		return nil
+	}
+	if f, ok := model.FuncOf(c); ok {
+		switch f.Kind {
+		case model.FuncCopy:
+			if f.Dst >= 0 && f.Dst == argIndex {
+				return &event{kind: evFill, instr: call, src: model.Arg(c, f.Src)}
+			}
+		case model.FuncDecode:
+			if f.Dst >= 0 && f.Dst == argIndex {
+				return &event{kind: evFill, instr: call, origin: Origin{Kind: Constructed, Site: call, Decoded: true}}
+			}
+		case model.FuncReadWrite:
+			if f.Obj == argIndex {
+				return &event{kind: evFill, instr: call, origin: Origin{Kind: Read, Site: call}}
+			}
+		}
+		return nil
+	}
+	// A helper that reads into one of its parameters.
+	fn := callee(c)
+	pi := -1
+	for i, arg := range c.Args {
+		if arg == a {
+			pi = i
+		}
+	}
+	if pi < 0 {
+		return nil
+	}
+	if p.local(fn) {
+		if p.summary(fn).ReadsInto[pi] {
+			return &event{kind: evFill, instr: call, origin: Origin{Kind: Read, Site: call, Via: funcObject(fn)}}
+		}
+	} else if obj := funcObject(fn); obj != nil && p.facts != nil {
+		if ff := p.facts.FuncFact(obj); ff != nil && ff.readsInto(pi) {
+			return &event{kind: evFill, instr: call, origin: Origin{Kind: Read, Site: call, Via: obj}}
+		}
+	}
+	return nil
+}
+
+// Object returns the possible provenances of the object v refers to when
+// instruction at executes.
+func (p *Package) Object(v ssa.Value, at ssa.Instruction) []Origin {
+	return p.objectAt(v, at, 0)
+}
+
+func (p *Package) objectAt(v ssa.Value, at ssa.Instruction, depth int) []Origin {
+	info := p.describe(v)
+	var evs []*event
+	for _, e := range info.events {
+		if e.instr != at && p.mayReach(e.instr, at) {
+			evs = append(evs, e)
+		}
+	}
+	var out []Origin
+	baseKilled := false
+	for _, e := range evs {
+		if p.dominates(e.instr, at) {
+			baseKilled = true
+			break
+		}
+	}
+	if !baseKilled {
+		out = append(out, info.origins...)
+	}
+	for _, e := range evs {
+		killed := false
+		for _, e2 := range evs {
+			if e2 != e && p.dominates(e2.instr, at) && p.dominates(e.instr, e2.instr) {
+				killed = true
+				break
+			}
+		}
+		if killed {
+			continue
+		}
+		switch e.kind {
+		case evClear:
+			out = append(out, Origin{Kind: Cleared, Site: e.instr})
+		case evSetRV:
+			out = append(out, Origin{Kind: Precondition, Site: e.instr})
+		case evFill:
+			if e.src == nil {
+				out = append(out, e.origin)
+			} else if depth < 8 {
+				out = append(out, p.objectAt(e.src, e.instr, depth+1)...)
+			} else {
+				out = append(out, Origin{Kind: Unknown, Site: e.instr})
+			}
+		}
+	}
+	return dedupOrigins(out)
+}
+
+// allNoRV reports whether every origin carries no resourceVersion.
+func allNoRV(os []Origin) bool {
+	if len(os) == 0 {
+		return false
+	}
+	for _, o := range os {
+		if !o.Kind.NoResourceVersion() {
+			return false
+		}
+	}
+	return true
+}
+
+// AllNoResourceVersion reports whether an object certainly carries no
+// resourceVersion from a read: every origin is constructed or cleared.
+func AllNoResourceVersion(os []Origin) bool { return allNoRV(os) }

@@ -1,0 +1,281 @@
+// Package flow computes, on SSA, what lostupdate's rules ask about Kubernetes
+// objects and errors: where an object written comes from (its provenance),
+// whether a call runs inside a conflict retry, what happens to the error of a
+// write, and per-function summaries of these that become analysis facts.
+//
+// flow never reports. Its answers are conservative in one direction: when it
+// cannot tell, it says Unknown, and rules do not report Unknown.
+package flow
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+)
+
+// Options are the user's additions to the client model.
+type Options struct {
+	// RetryHelpers are full function names (types.Func.FullName) of the
+	// user's own conflict-retry helpers: each function argument they take is
+	// run inside a conflict retry.
+	RetryHelpers map[string]bool
+	// SafeWriters are full function names of the user's write wrappers that
+	// are known to be safe: calls of them are not writes, and what they do
+	// inside is not reported.
+	SafeWriters map[string]bool
+}
+
+// FactSource gives access to the summaries of functions of other packages.
+type FactSource interface {
+	FuncFact(fn *types.Func) *FuncFact
+}
+
+// Package is the analysis state of one package.
+type Package struct {
+	Pkg   *ssa.Package
+	Funcs []*ssa.Function // every function of the package with a body, closures included
+	opts  Options
+	facts FactSource
+
+	bindings  map[*ssa.FreeVar]ssa.Value // free variable -> value bound by the closure's MakeClosure
+	made      map[*ssa.Function]*ssa.MakeClosure
+	retried   map[*ssa.Function]*Retry   // functions run by a conflict retry
+	loops     map[*ssa.Function][]*Loop
+	summaries map[*ssa.Function]*Summary
+	computing map[*ssa.Function]bool
+	index     map[ssa.Instruction]int
+	objMemo   map[ssa.Value]*objInfo
+	aliasMemo map[ssa.Value][]ssa.Value
+}
+
+// New prepares the analysis of an SSA package. funcs are the source
+// functions to analyse, closures included.
+func New(pkg *ssa.Package, funcs []*ssa.Function, opts Options, facts FactSource) *Package {
+	p := &Package{
+		Pkg:       pkg,
+		Funcs:     funcs,
+		opts:      opts,
+		facts:     facts,
+		bindings:  make(map[*ssa.FreeVar]ssa.Value),
+		made:      make(map[*ssa.Function]*ssa.MakeClosure),
+		loops:     make(map[*ssa.Function][]*Loop),
+		summaries: make(map[*ssa.Function]*Summary),
+		computing: make(map[*ssa.Function]bool),
+		index:     make(map[ssa.Instruction]int),
+		objMemo:   make(map[ssa.Value]*objInfo),
+		aliasMemo: make(map[ssa.Value][]ssa.Value),
+	}
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for i, instr := range b.Instrs {
+				p.index[instr] = i
+				if mc, ok := instr.(*ssa.MakeClosure); ok {
+					if cl, ok := mc.Fn.(*ssa.Function); ok {
+						p.made[cl] = mc
+						for j, fv := range cl.FreeVars {
+							if j < len(mc.Bindings) {
+								p.bindings[fv] = mc.Bindings[j]
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	p.retried = p.findRetried()
+	return p
+}
+
+// ---- control flow helpers ----
+
+// before reports whether a may execute before b in one run of their function.
+func (p *Package) mayReach(a, b ssa.Instruction) bool {
+	fa, fb := a.Parent(), b.Parent()
+	if fa != fb {
+		return true
+	}
+	ba, bb := a.Block(), b.Block()
+	if ba == bb && p.index[a] < p.index[b] {
+		return true
+	}
+	return reachable(ba, bb, nil)
+}
+
+// dominates reports whether a executes before b on every path to b. When b
+// is in a closure of a's function, a must come before the closure is made.
+func (p *Package) dominates(a, b ssa.Instruction) bool {
+	if a.Parent() != b.Parent() {
+		b = p.anchor(b, a.Parent())
+		if b == nil {
+			return false
+		}
+	}
+	if a.Block() == b.Block() {
+		return p.index[a] < p.index[b]
+	}
+	return a.Block().Dominates(b.Block())
+}
+
+// anchor returns the instruction of function outer that leads to instr:
+// instr itself, or the MakeClosure that creates the closure instr is in.
+func (p *Package) anchor(instr ssa.Instruction, outer *ssa.Function) ssa.Instruction {
+	for instr != nil && instr.Parent() != outer {
+		mc := p.made[instr.Parent()]
+		if mc == nil {
+			return nil
+		}
+		instr = mc
+	}
+	return instr
+}
+
+// reachable reports whether to can be reached from a successor of from
+// without entering a block of avoid.
+func reachable(from, to *ssa.BasicBlock, avoid map[*ssa.BasicBlock]bool) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := append([]*ssa.BasicBlock(nil), from.Succs...)
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if b == to {
+			return true
+		}
+		if seen[b] || avoid[b] {
+			continue
+		}
+		seen[b] = true
+		stack = append(stack, b.Succs...)
+	}
+	return false
+}
+
+// within reports whether fn is inner or a closure nested in it.
+func within(fn, outer *ssa.Function) bool {
+	for ; fn != nil; fn = fn.Parent() {
+		if fn == outer {
+			return true
+		}
+	}
+	return false
+}
+
+// ---- value helpers ----
+
+// strip removes conversions that keep the identity of a value.
+func strip(v ssa.Value) ssa.Value {
+	for {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			v = x.X
+		case *ssa.ChangeInterface:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.TypeAssert:
+			if x.CommaOk {
+				return v
+			}
+			v = x.X
+		case *ssa.Convert:
+			v = x.X
+		default:
+			return v
+		}
+	}
+}
+
+// callee returns the function a static call or a call of a closure invokes.
+func callee(c *ssa.CallCommon) *ssa.Function {
+	if c.IsInvoke() {
+		return nil
+	}
+	switch f := strip(c.Value).(type) {
+	case *ssa.Function:
+		return f
+	case *ssa.MakeClosure:
+		fn, _ := f.Fn.(*ssa.Function)
+		return fn
+	}
+	return nil
+}
+
+// funcObject returns the types.Func of a declared function or method (the
+// generic origin for instances; the promoted method for a wrapper), or nil
+// for closures.
+func funcObject(fn *ssa.Function) *types.Func {
+	if fn == nil {
+		return nil
+	}
+	if o := fn.Origin(); o != nil {
+		fn = o
+	}
+	obj, _ := fn.Object().(*types.Func)
+	return obj
+}
+
+// FullName is the full name of a function for the user's configuration.
+func FullName(fn *ssa.Function) string {
+	if obj := funcObject(fn); obj != nil {
+		return obj.FullName()
+	}
+	return ""
+}
+
+// local reports whether fn has a body in the analysed package.
+func (p *Package) local(fn *ssa.Function) bool {
+	if fn == nil || len(fn.Blocks) == 0 {
+		return false
+	}
+	if o := fn.Origin(); o != nil {
+		fn = o
+	}
+	return fn.Pkg == p.Pkg
+}
+
+// body returns the function whose body describes a call to fn: fn itself or
+// its generic origin.
+func body(fn *ssa.Function) *ssa.Function {
+	if o := fn.Origin(); o != nil && len(o.Blocks) > 0 {
+		return o
+	}
+	return fn
+}
+
+// Pos returns a position for an instruction, falling back to its function.
+func Pos(instr ssa.Instruction) token.Pos {
+	if c, ok := instr.(ssa.CallInstruction); ok && c.Common().Pos().IsValid() {
+		return c.Common().Pos()
+	}
+	if instr.Pos().IsValid() {
+		return instr.Pos()
+	}
+	if v, ok := instr.(ssa.Value); ok {
+		for _, r := range *v.Referrers() {
+			if r.Pos().IsValid() {
+				return r.Pos()
+			}
+		}
+	}
+	return instr.Parent().Pos()
+}
+
+// calls yields every call instruction of the analysed functions.
+func (p *Package) calls(yield func(ssa.CallInstruction) bool) {
+	for _, fn := range p.Funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if c, ok := instr.(ssa.CallInstruction); ok {
+					if !yield(c) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// isClassified reports the model's view of a call.
+func classify(c *ssa.CallCommon) (model.Call, bool) { return model.Classify(c) }

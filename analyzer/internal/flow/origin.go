@@ -1,0 +1,498 @@
+package flow
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+)
+
+// Kind is where an object comes from: its provenance.
+type Kind uint8
+
+const (
+	Unknown      Kind = iota // a parameter, a field, a global, a call the model does not know
+	Read                     // a Get or List served by the API server, or the object a write returned
+	CacheRead                // a lister or informer store
+	Constructed              // a composite literal, new(T), a zero value, an object decoded from a manifest
+	Cleared                  // its resourceVersion was set to ""
+	Precondition             // its resourceVersion was set from a read: a write of it is conditional
+)
+
+func (k Kind) String() string {
+	return [...]string{"unknown", "read", "cache read", "constructed", "cleared", "precondition"}[k]
+}
+
+// NoResourceVersion reports whether an object of this kind carries no
+// resourceVersion, so that a PUT of it is unconditional.
+func (k Kind) NoResourceVersion() bool { return k == Constructed || k == Cleared }
+
+// Origin is one possible provenance of an object.
+type Origin struct {
+	Kind    Kind
+	Site    ssa.Instruction // the read call, literal, store or call that gave the object this origin; nil for a parameter
+	Param   *ssa.Parameter  // Unknown: the parameter the object is
+	Via     *types.Func     // the helper function whose summary gave this origin
+	RV0     bool            // Read or CacheRead: read with ResourceVersion "0"
+	Decoded bool            // Constructed: decoded from a manifest
+}
+
+// Pos returns where the origin is, or token.NoPos.
+func (o Origin) Pos() token.Pos {
+	if o.Site != nil {
+		return Pos(o.Site)
+	}
+	if o.Param != nil {
+		return o.Param.Pos()
+	}
+	return token.NoPos
+}
+
+// objInfo is what is known of a value that refers to an object: where it can
+// come from, and the events that may change its resourceVersion.
+type objInfo struct {
+	origins []Origin
+	events  []*event
+}
+
+type eventKind uint8
+
+const (
+	evFill  eventKind = iota // the whole object is filled from src (a copy, a decode, a controller-runtime read)
+	evSetRV                  // its resourceVersion is set from a read
+	evClear                  // its resourceVersion is set to ""
+)
+
+// event is an instruction that changes the resourceVersion of an object.
+type event struct {
+	kind   eventKind
+	instr  ssa.Instruction
+	src    ssa.Value // evFill from a value: the object copied in
+	origin Origin    // evFill without src: the origin filled in
+}
+
+func (p *Package) merge(dst *objInfo, src *objInfo) {
+	dst.origins = append(dst.origins, src.origins...)
+	dst.events = append(dst.events, src.events...)
+}
+
+func add(info *objInfo, o Origin) { info.origins = append(info.origins, o) }
+
+// describe returns the provenance and events of a value, memoised. A value
+// met again while it is being described contributes nothing (cycles through
+// phis and stores).
+func (p *Package) describe(v ssa.Value) *objInfo {
+	if info, ok := p.objMemo[v]; ok {
+		return info
+	}
+	info := &objInfo{}
+	p.objMemo[v] = info
+	p.describeInto(v, info)
+	for _, a := range p.aliases(v) {
+		info.events = append(info.events, p.eventsOn(a)...)
+	}
+	info.origins = dedupOrigins(info.origins)
+	info.events = dedupEvents(info.events)
+	return info
+}
+
+func (p *Package) describeInto(v ssa.Value, info *objInfo) {
+	switch x := v.(type) {
+	case *ssa.MakeInterface:
+		p.merge(info, p.describe(x.X))
+	case *ssa.ChangeInterface:
+		p.merge(info, p.describe(x.X))
+	case *ssa.ChangeType:
+		p.merge(info, p.describe(x.X))
+	case *ssa.Convert:
+		p.merge(info, p.describe(x.X))
+	case *ssa.TypeAssert:
+		p.merge(info, p.describe(x.X))
+	case *ssa.Slice:
+		p.merge(info, p.describe(x.X))
+	case *ssa.Extract:
+		switch t := x.Tuple.(type) {
+		case *ssa.Call:
+			p.callResult(t, x.Index, info)
+		case *ssa.TypeAssert:
+			p.merge(info, p.describe(t.X))
+		case *ssa.Lookup:
+			p.lookup(t, info)
+		default:
+			add(info, Origin{Kind: Unknown, Site: x})
+		}
+	case *ssa.Call:
+		p.callResult(x, 0, info)
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			if isNil(e) {
+				continue
+			}
+			p.merge(info, p.describe(e))
+		}
+	case *ssa.Alloc:
+		p.alloc(x, info)
+	case *ssa.UnOp:
+		if x.Op == token.MUL {
+			p.load(x, info)
+		} else {
+			add(info, Origin{Kind: Unknown, Site: x})
+		}
+	case *ssa.FieldAddr:
+		p.part(x, p.describe(x.X), info)
+	case *ssa.IndexAddr:
+		p.part(x, p.describe(x.X), info)
+	case *ssa.Field:
+		p.part(x, p.describe(x.X), info)
+	case *ssa.Index:
+		p.part(x, p.describe(x.X), info)
+	case *ssa.Lookup:
+		p.lookup(x, info)
+	case *ssa.Parameter:
+		add(info, Origin{Kind: Unknown, Param: x})
+	case *ssa.FreeVar:
+		if b, ok := p.bindings[x]; ok {
+			p.merge(info, p.describe(b))
+		} else {
+			add(info, Origin{Kind: Unknown})
+		}
+	case *ssa.Const:
+		if !isNil(x) {
+			add(info, Origin{Kind: Constructed})
+		}
+	case *ssa.MakeMap, *ssa.MakeSlice:
+		add(info, Origin{Kind: Constructed, Site: v.(ssa.Instruction)})
+	default:
+		o := Origin{Kind: Unknown}
+		if instr, ok := v.(ssa.Instruction); ok {
+			o.Site = instr
+		}
+		add(info, o)
+	}
+}
+
+// part describes a field or element of a value: a list item is read when its
+// list is; a field of an unknown value is unknown, located at the access so
+// that a retry that reaches into a receiver's field again counts as a re-read.
+func (p *Package) part(at ssa.Instruction, whole *objInfo, info *objInfo) {
+	for _, o := range whole.origins {
+		if o.Kind == Unknown {
+			o = Origin{Kind: Unknown, Site: at}
+		}
+		add(info, o)
+	}
+	info.events = append(info.events, whole.events...)
+}
+
+// alloc describes a local or heap allocation: a variable holding an object
+// (the values stored in it) or the memory of an object (constructed, unless
+// a whole object value is stored into it).
+func (p *Package) alloc(a *ssa.Alloc, info *objInfo) {
+	stored := false
+	for _, v := range p.storedValues(a) {
+		if isNil(v) {
+			continue
+		}
+		stored = true
+		p.merge(info, p.describe(v))
+	}
+	if stored {
+		return
+	}
+	if isObjectMemory(a.Type()) {
+		add(info, Origin{Kind: Constructed, Site: a})
+	}
+}
+
+// storedValues returns the values stored whole into a variable, also from
+// closures that capture it.
+func (p *Package) storedValues(cell ssa.Value) []ssa.Value {
+	var vals []ssa.Value
+	for _, addr := range p.cellAddrs(cell) {
+		for _, r := range *addr.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == addr {
+				vals = append(vals, st.Val)
+			}
+		}
+	}
+	return vals
+}
+
+// cellAddrs returns a variable and the free variables of closures bound to it.
+func (p *Package) cellAddrs(cell ssa.Value) []ssa.Value {
+	addrs := []ssa.Value{cell}
+	for fv, b := range p.bindings {
+		if b == cell {
+			addrs = append(addrs, fv)
+			addrs = append(addrs, p.cellAddrs(fv)[1:]...)
+		}
+	}
+	return addrs
+}
+
+// isObjectMemory reports whether a pointer type points to a struct (the
+// memory of an object value), not to a variable holding a reference.
+func isObjectMemory(t types.Type) bool {
+	ptr, ok := t.Underlying().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	_, ok = ptr.Elem().Underlying().(*types.Struct)
+	return ok
+}
+
+func (p *Package) load(x *ssa.UnOp, info *objInfo) {
+	switch addr := x.X.(type) {
+	case *ssa.Alloc:
+		p.merge(info, p.describe(addr))
+	case *ssa.FreeVar:
+		if b, ok := p.bindings[addr]; ok {
+			if a, ok := b.(*ssa.Alloc); ok {
+				p.merge(info, p.describe(a))
+				return
+			}
+			p.merge(info, p.describe(b))
+			return
+		}
+		add(info, Origin{Kind: Unknown, Site: x})
+	case *ssa.FieldAddr, *ssa.IndexAddr:
+		p.part(x, p.describe(addr), info)
+	case *ssa.Parameter:
+		add(info, Origin{Kind: Unknown, Param: addr})
+	default:
+		// A global, or memory reached through a value the model cannot follow.
+		add(info, Origin{Kind: Unknown, Site: x})
+	}
+}
+
+// lookup describes a map element: what was stored into the map, or unknown.
+func (p *Package) lookup(l *ssa.Lookup, info *objInfo) {
+	m := l.X
+	found := false
+	if refs := m.Referrers(); refs != nil {
+		for _, r := range *refs {
+			if u, ok := r.(*ssa.MapUpdate); ok && u.Map == m {
+				found = true
+				p.merge(info, p.describe(u.Value))
+			}
+		}
+	}
+	if !found {
+		add(info, Origin{Kind: Unknown, Site: l})
+	}
+}
+
+// callResult describes result idx of a call.
+func (p *Package) callResult(call *ssa.Call, idx int, info *objInfo) {
+	c := call.Common()
+	if mc, ok := classify(c); ok {
+		switch {
+		case mc.Result != idx:
+			add(info, Origin{Kind: Unknown, Site: call})
+		case mc.Op == model.OpRead:
+			add(info, Origin{Kind: Read, Site: call, RV0: p.RV0(c, mc)})
+		case mc.Op == model.OpCacheRead:
+			add(info, Origin{Kind: CacheRead, Site: call})
+		case mc.Op == model.OpUpdate || mc.Op == model.OpPatch || mc.Op == model.OpApply || mc.Op == model.OpCreate:
+			// The server's state after the write: it carries the new resourceVersion.
+			add(info, Origin{Kind: Read, Site: call})
+		default:
+			add(info, Origin{Kind: Unknown, Site: call})
+		}
+		return
+	}
+	switch model.ObjectMethod(c) {
+	case model.DeepCopy, model.DeepCopyObject:
+		p.merge(info, p.describe(model.Recv(c)))
+		return
+	}
+	if f, ok := model.FuncOf(c); ok {
+		switch {
+		case f.Kind == model.FuncCopy && f.Dst < 0 && idx == 0:
+			p.merge(info, p.describe(model.Arg(c, f.Src)))
+			return
+		case f.Kind == model.FuncAlias && idx == 0:
+			p.merge(info, p.describe(model.Arg(c, f.Src)))
+			return
+		case f.Kind == model.FuncDecode && f.Dst < 0 && idx == 0:
+			add(info, Origin{Kind: Constructed, Site: call, Decoded: true})
+			return
+		}
+	}
+	fn := callee(c)
+	if p.local(fn) {
+		s := p.summary(fn)
+		if idx < len(s.Returns) {
+			for _, o := range s.Returns[idx] {
+				if o.Kind == Unknown && o.Param != nil {
+					if arg := argFor(c, o.Param); arg != nil {
+						p.merge(info, p.describe(arg))
+						continue
+					}
+				}
+				add(info, Origin{Kind: o.Kind, Site: call, Via: funcObject(fn), RV0: o.RV0, Decoded: o.Decoded})
+			}
+			return
+		}
+	} else if obj := calleeObject(c); obj != nil && p.facts != nil {
+		if ff := p.facts.FuncFact(obj); ff != nil {
+			if k, ok := ff.returns(idx); ok {
+				add(info, Origin{Kind: k, Site: call, Via: obj})
+				return
+			}
+		}
+	}
+	add(info, Origin{Kind: Unknown, Site: call})
+}
+
+// calleeObject returns the declared function a static call invokes.
+func calleeObject(c *ssa.CallCommon) *types.Func {
+	return funcObject(callee(c))
+}
+
+// argFor returns the argument a call passes for a parameter of its callee.
+func argFor(c *ssa.CallCommon, param *ssa.Parameter) ssa.Value {
+	fn := param.Parent()
+	for i, prm := range fn.Params {
+		if prm == param {
+			if mc, ok := strip(c.Value).(*ssa.MakeClosure); ok && c.Value != nil {
+				_ = mc
+			}
+			if i < len(c.Args) {
+				return c.Args[i]
+			}
+		}
+	}
+	return nil
+}
+
+// RV0 reports whether the options of a read ask for ResourceVersion "0":
+// metav1.GetOptions/ListOptions{ResourceVersion: "0"}, directly or as the
+// Raw options of a controller-runtime option.
+func (p *Package) RV0(c *ssa.CallCommon, mc model.Call) bool {
+	opts := model.Arg(c, mc.Opts)
+	return opts != nil && p.rv0Site(opts, 0) != nil
+}
+
+// RV0Site returns the store of ResourceVersion "0" into the options of a read.
+func (p *Package) RV0Site(c *ssa.CallCommon, mc model.Call) *ssa.Store {
+	opts := model.Arg(c, mc.Opts)
+	if opts == nil {
+		return nil
+	}
+	return p.rv0Site(opts, 0)
+}
+
+func (p *Package) rv0Site(v ssa.Value, depth int) *ssa.Store {
+	if depth > 8 || v == nil {
+		return nil
+	}
+	v = strip(v)
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		if x.Op == token.MUL {
+			return p.rv0Site(x.X, depth+1)
+		}
+	case *ssa.Slice:
+		return p.rv0Site(x.X, depth+1)
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			if s := p.rv0Site(e, depth+1); s != nil {
+				return s
+			}
+		}
+	case *ssa.Alloc:
+		for _, r := range *x.Referrers() {
+			switch a := r.(type) {
+			case *ssa.Store:
+				if a.Addr == x {
+					if s := p.rv0Site(a.Val, depth+1); s != nil {
+						return s
+					}
+				}
+			case *ssa.FieldAddr:
+				name := fieldName(a)
+				for _, rr := range *a.Referrers() {
+					st, ok := rr.(*ssa.Store)
+					if !ok || st.Addr != a {
+						continue
+					}
+					switch name {
+					case "ResourceVersion":
+						if s, ok := model.ConstString(st.Val); ok && s == "0" {
+							return st
+						}
+					case "Raw":
+						if s := p.rv0Site(st.Val, depth+1); s != nil {
+							return s
+						}
+					}
+				}
+			case *ssa.IndexAddr: // variadic options
+				for _, rr := range *a.Referrers() {
+					if st, ok := rr.(*ssa.Store); ok && st.Addr == a {
+						if s := p.rv0Site(st.Val, depth+1); s != nil {
+							return s
+						}
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// fieldName returns the name of the field a FieldAddr or Field selects.
+func fieldName(v ssa.Value) string {
+	var t types.Type
+	var i int
+	switch x := v.(type) {
+	case *ssa.FieldAddr:
+		t, i = x.X.Type().Underlying().(*types.Pointer).Elem(), x.Field
+	case *ssa.Field:
+		t, i = x.X.Type(), x.Field
+	default:
+		return ""
+	}
+	if s, ok := t.Underlying().(*types.Struct); ok && i < s.NumFields() {
+		return s.Field(i).Name()
+	}
+	return ""
+}
+
+func isNil(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.IsNil()
+}
+
+func dedupOrigins(os []Origin) []Origin {
+	type key struct {
+		k     Kind
+		site  ssa.Instruction
+		param *ssa.Parameter
+	}
+	seen := map[key]bool{}
+	out := os[:0]
+	for _, o := range os {
+		k := key{o.Kind, o.Site, o.Param}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+func dedupEvents(es []*event) []*event {
+	seen := map[*event]bool{}
+	out := es[:0]
+	for _, e := range es {
+		if !seen[e] {
+			seen[e] = true
+			out = append(out, e)
+		}
+	}
+	return out
+}

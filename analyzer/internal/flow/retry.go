@@ -1,0 +1,551 @@
+package flow
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+)
+
+// Retry is a conflict retry: a function run again by a retry helper when it
+// fails with a conflict, or a loop that goes round again on a conflict.
+type Retry struct {
+	Call         ssa.CallInstruction // the retry helper call; nil for a loop
+	Fn           *ssa.Function       // the function the helper retries; nil for a loop
+	Loop         *Loop               // a hand-written retry loop; nil otherwise
+	Name         string              // how to call it in a message: "retry.RetryOnConflict", "a retry loop", ...
+	ConflictOnly bool                // retries only on 409 Conflict (not on 422 Invalid)
+	Bounded      bool                // attempts or time are bounded
+	Backoff      bool                // waits between attempts
+	Via          *types.Func         // the user's helper that runs the function in a retry
+}
+
+// Pos is where the retry is.
+func (r *Retry) Pos() token.Pos {
+	if r.Call != nil {
+		return r.Call.Common().Pos()
+	}
+	return r.Loop.Pos()
+}
+
+// Inside reports whether an instruction runs as part of the retried attempt.
+func (r *Retry) Inside(instr ssa.Instruction) bool {
+	if instr == nil {
+		return false
+	}
+	if r.Fn != nil {
+		return within(instr.Parent(), r.Fn)
+	}
+	return instr.Parent() == r.Loop.Fn && r.Loop.Blocks[instr.Block()]
+}
+
+// Loop is a natural loop of a function.
+type Loop struct {
+	Fn     *ssa.Function
+	Header *ssa.BasicBlock
+	Blocks map[*ssa.BasicBlock]bool
+	// Conflict is the IsConflict call that makes it a conflict retry loop.
+	Conflict *ssa.Call
+	// Attempts are the calls whose error the conflict check tests.
+	Attempts []ssa.CallInstruction
+	// Iterates is true for a loop over a collection (range over a slice or a
+	// map): going round again moves to the next element, it is not a retry.
+	Iterates bool
+}
+
+// Pos is the position of the loop's conflict check.
+func (l *Loop) Pos() token.Pos {
+	if l.Conflict != nil {
+		return l.Conflict.Pos()
+	}
+	return l.Fn.Pos()
+}
+
+// RetryOf returns the innermost conflict retry an instruction runs in, or nil.
+func (p *Package) RetryOf(instr ssa.Instruction) *Retry {
+	fn := instr.Parent()
+	for _, l := range p.Loops(fn) {
+		if l.Conflict != nil && !l.Iterates && l.Blocks[instr.Block()] {
+			return &Retry{Loop: l, Name: "a retry loop", ConflictOnly: true, Bounded: l.bounded(), Backoff: l.backoff()}
+		}
+	}
+	for f := fn; f != nil; f = f.Parent() {
+		if r, ok := p.retried[f]; ok {
+			return r
+		}
+	}
+	return nil
+}
+
+// Retried returns the retry a function is run by, if any.
+func (p *Package) Retried(fn *ssa.Function) *Retry { return p.retried[fn] }
+
+// findRetried finds the functions passed to conflict retry helpers: the
+// model's (RetryOnConflict, OnError, wait.*), the user's configured ones, and
+// helpers whose summary or fact says they retry a function argument.
+func (p *Package) findRetried() map[*ssa.Function]*Retry {
+	out := map[*ssa.Function]*Retry{}
+	for call := range p.calls {
+		c := call.Common()
+		for _, r := range p.retriesOfCall(call) {
+			for _, fn := range p.funcValues(model.Arg(c, r.argIndex)) {
+				if _, ok := out[fn]; !ok {
+					rr := r.Retry
+					rr.Fn = fn
+					out[fn] = &rr
+				}
+			}
+		}
+	}
+	return out
+}
+
+type callRetry struct {
+	Retry
+	argIndex int // argument (without receiver) holding the retried function
+}
+
+// retriesOfCall returns the conflict retries a call starts.
+func (p *Package) retriesOfCall(call ssa.CallInstruction) []callRetry {
+	c := call.Common()
+	if f, ok := model.FuncOf(c); ok && f.Kind == model.FuncRetry {
+		r := Retry{Call: call, Name: shortName(model.CalleeName(c)), Bounded: f.Bounded, Backoff: f.Backoff}
+		switch f.Retries {
+		case model.RetriesConflict:
+			r.ConflictOnly = true
+		case model.RetriesAll:
+		case model.RetriesByPred:
+			conflict, only := p.predicateRetriesConflict(model.Arg(c, f.Pred))
+			if !conflict {
+				return nil
+			}
+			r.ConflictOnly = only
+		case model.RetriesByCond:
+			if !p.mentionsConflict(model.Arg(c, f.Fn), 0) {
+				return nil
+			}
+			r.ConflictOnly = true
+		}
+		return []callRetry{{r, f.Fn}}
+	}
+	fn := callee(c)
+	name := FullName(fn)
+	if name != "" && p.opts.RetryHelpers[name] {
+		var out []callRetry
+		sig := c.Signature()
+		for i := 0; i < sig.Params().Len(); i++ {
+			if _, ok := sig.Params().At(i).Type().Underlying().(*types.Signature); ok {
+				out = append(out, callRetry{Retry{Call: call, Name: shortName(name), ConflictOnly: false, Bounded: true, Backoff: true, Via: funcObject(fn)}, i})
+			}
+		}
+		return out
+	}
+	var rs []RetryFact
+	if p.local(fn) {
+		rs = p.summary(fn).Retries
+	} else if obj := funcObject(fn); obj != nil && p.facts != nil {
+		if ff := p.facts.FuncFact(obj); ff != nil {
+			rs = ff.Retries
+		}
+	}
+	var out []callRetry
+	for _, rf := range rs {
+		idx := rf.Param
+		if fn != nil && fn.Signature.Recv() != nil {
+			idx-- // summaries count the receiver
+		}
+		out = append(out, callRetry{Retry{Call: call, Name: shortName(name), ConflictOnly: rf.ConflictOnly, Bounded: rf.Bounded, Backoff: rf.Backoff, Via: funcObject(fn)}, idx})
+	}
+	return out
+}
+
+// shortName turns "k8s.io/client-go/util/retry.RetryOnConflict" into
+// "retry.RetryOnConflict" and "(*example.com/x.T).M" into "T.M".
+func shortName(full string) string {
+	s := full
+	if len(s) > 0 && s[0] == '(' {
+		s = s[1:]
+		if len(s) > 0 && s[0] == '*' {
+			s = s[1:]
+		}
+		for i := len(s) - 1; i >= 0; i-- {
+			if s[i] == ')' {
+				s = s[:i] + s[i+1:]
+				break
+			}
+		}
+	}
+	slash := -1
+	for i := 0; i < len(s); i++ {
+		if s[i] == '/' {
+			slash = i
+		}
+	}
+	return s[slash+1:]
+}
+
+// funcValues resolves a function value to the functions it may be.
+func (p *Package) funcValues(v ssa.Value) []*ssa.Function {
+	if v == nil {
+		return nil
+	}
+	var out []*ssa.Function
+	seen := map[ssa.Value]bool{}
+	var walk func(v ssa.Value)
+	walk = func(v ssa.Value) {
+		if v == nil || seen[v] {
+			return
+		}
+		seen[v] = true
+		switch x := strip(v).(type) {
+		case *ssa.Function:
+			out = append(out, x)
+		case *ssa.MakeClosure:
+			if fn, ok := x.Fn.(*ssa.Function); ok {
+				out = append(out, fn)
+			}
+		case *ssa.Phi:
+			for _, e := range x.Edges {
+				walk(e)
+			}
+		case *ssa.UnOp:
+			if x.Op == token.MUL && isVariable(x.X) {
+				for _, sv := range p.storedValues(root(x.X, p)) {
+					walk(sv)
+				}
+			}
+		case *ssa.FreeVar:
+			if b, ok := p.bindings[x]; ok {
+				walk(b)
+			}
+		}
+	}
+	walk(v)
+	return out
+}
+
+// predicateRetriesConflict inspects a retry.OnError predicate: does it accept
+// conflicts, and only conflicts?
+func (p *Package) predicateRetriesConflict(v ssa.Value) (conflict, only bool) {
+	fns := p.funcValues(v)
+	for _, fn := range fns {
+		if obj := funcObject(fn); obj != nil && obj.FullName() == model.APIErrors+".IsConflict" {
+			return true, len(fns) == 1
+		}
+	}
+	for _, fn := range fns {
+		if p.mentionsConflictFn(fn, 0) {
+			return true, onlyConflict(fn)
+		}
+		if alwaysTrue(fn) {
+			return true, false
+		}
+	}
+	return false, false
+}
+
+// onlyConflict reports whether a predicate's every return is IsConflict(err).
+func onlyConflict(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			ret, ok := instr.(*ssa.Return)
+			if !ok || len(ret.Results) != 1 {
+				continue
+			}
+			call, ok := ret.Results[0].(*ssa.Call)
+			if !ok || !model.CallsIsConflict(call.Common()) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// alwaysTrue reports whether a predicate returns true whatever the error.
+func alwaysTrue(fn *ssa.Function) bool {
+	n := 0
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if ret, ok := instr.(*ssa.Return); ok {
+				if len(ret.Results) != 1 {
+					return false
+				}
+				c, ok := ret.Results[0].(*ssa.Const)
+				if !ok || c.Value == nil || c.Value.String() != "true" {
+					return false
+				}
+				n++
+			}
+		}
+	}
+	return n > 0
+}
+
+// mentionsConflict reports whether a function value checks for a conflict
+// (calls apierrors.IsConflict, or a local function that does).
+func (p *Package) mentionsConflict(v ssa.Value, depth int) bool {
+	for _, fn := range p.funcValues(v) {
+		if p.mentionsConflictFn(fn, depth) {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *Package) mentionsConflictFn(fn *ssa.Function, depth int) bool {
+	if depth > 2 || fn == nil {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			c, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if model.CallsIsConflict(c.Common()) {
+				return true
+			}
+			if cf := callee(c.Common()); p.local(cf) && p.mentionsConflictFn(cf, depth+1) {
+				return true
+			}
+		}
+	}
+	for _, anon := range fn.AnonFuncs {
+		if p.mentionsConflictFn(anon, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// Loops returns the natural loops of a function, with what makes them
+// conflict retry loops.
+func (p *Package) Loops(fn *ssa.Function) []*Loop {
+	if ls, ok := p.loops[fn]; ok {
+		return ls
+	}
+	var loops []*Loop
+	byHeader := map[*ssa.BasicBlock]*Loop{}
+	for _, b := range fn.Blocks {
+		for _, h := range b.Succs {
+			if !h.Dominates(b) {
+				continue
+			}
+			l := byHeader[h]
+			if l == nil {
+				l = &Loop{Fn: fn, Header: h, Blocks: map[*ssa.BasicBlock]bool{h: true}}
+				byHeader[h] = l
+				loops = append(loops, l)
+			}
+			// Blocks that reach the back edge without passing the header.
+			stack := []*ssa.BasicBlock{b}
+			for len(stack) > 0 {
+				x := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				if l.Blocks[x] {
+					continue
+				}
+				l.Blocks[x] = true
+				stack = append(stack, x.Preds...)
+			}
+		}
+	}
+	for _, l := range loops {
+		l.Iterates = iterates(l)
+		p.findConflictCheck(l)
+	}
+	p.loops[fn] = loops
+	return loops
+}
+
+// iterates reports whether a loop walks a collection: range over a map, a
+// string or a channel, or an induction variable used as an index.
+func iterates(l *Loop) bool {
+	for b := range l.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Next:
+				return true
+			case *ssa.UnOp:
+				if x.Op == token.ARROW {
+					return true
+				}
+			case *ssa.IndexAddr:
+				if inductive(x.Index, l) {
+					return true
+				}
+			case *ssa.Index:
+				if inductive(x.Index, l) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// inductive reports whether an index is the loop's induction variable (a
+// phi of the header, or that plus a constant: range loops index with i+1).
+func inductive(v ssa.Value, l *Loop) bool {
+	if b, ok := v.(*ssa.BinOp); ok && b.Op == token.ADD {
+		if _, ok := b.Y.(*ssa.Const); ok {
+			v = b.X
+		}
+	}
+	phi, ok := v.(*ssa.Phi)
+	return ok && phi.Block() == l.Header
+}
+
+// findConflictCheck finds an IsConflict check of an error from a call in the
+// loop, whose conflict outcome goes round the loop again.
+func (p *Package) findConflictCheck(l *Loop) {
+	for b := range l.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok || !model.CallsIsConflict(call.Common()) || len(call.Call.Args) != 1 {
+				continue
+			}
+			attempts := errorSources(call.Call.Args[0], l)
+			if len(attempts) == 0 {
+				continue
+			}
+			succ := conflictSuccessor(call)
+			if succ == nil || !l.Blocks[succ] {
+				continue
+			}
+			if succ != l.Header && !reachable(succ, l.Header, outside(l)) && succ != l.Header {
+				continue
+			}
+			l.Conflict = call
+			l.Attempts = attempts
+			return
+		}
+	}
+}
+
+// outside returns a predicate set of the blocks not in a loop (to avoid).
+func outside(l *Loop) map[*ssa.BasicBlock]bool {
+	out := map[*ssa.BasicBlock]bool{}
+	for _, b := range l.Fn.Blocks {
+		if !l.Blocks[b] {
+			out[b] = true
+		}
+	}
+	return out
+}
+
+// conflictSuccessor returns the block an IsConflict call branches to when
+// the error is a conflict.
+func conflictSuccessor(call *ssa.Call) *ssa.BasicBlock {
+	for _, r := range *call.Referrers() {
+		switch x := r.(type) {
+		case *ssa.If:
+			return x.Block().Succs[0]
+		case *ssa.UnOp:
+			if x.Op == token.NOT {
+				for _, rr := range *x.Referrers() {
+					if iff, ok := rr.(*ssa.If); ok {
+						return iff.Block().Succs[1]
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// errorSources returns the calls in a loop whose error value v is.
+func errorSources(v ssa.Value, l *Loop) []ssa.CallInstruction {
+	var out []ssa.CallInstruction
+	seen := map[ssa.Value]bool{}
+	var walk func(v ssa.Value)
+	walk = func(v ssa.Value) {
+		if seen[v] {
+			return
+		}
+		seen[v] = true
+		switch x := strip(v).(type) {
+		case *ssa.Call:
+			if l.Blocks[x.Block()] {
+				if u := model.ErrorUseOf(x.Common()); u == model.ErrWrap {
+					for _, a := range x.Call.Args {
+						walk(a)
+					}
+					return
+				}
+				out = append(out, x)
+			}
+		case *ssa.Extract:
+			if c, ok := x.Tuple.(*ssa.Call); ok && l.Blocks[c.Block()] {
+				out = append(out, c)
+			}
+		case *ssa.Phi:
+			for _, e := range x.Edges {
+				walk(e)
+			}
+		case *ssa.UnOp:
+			if x.Op == token.MUL && isVariable(x.X) {
+				// err stored in a variable captured by a closure
+				return
+			}
+		}
+	}
+	walk(v)
+	return out
+}
+
+// bounded reports whether a retry loop has an exit other than success or a
+// non-conflict error: a counter or a deadline compared in the loop.
+func (l *Loop) bounded() bool {
+	for b := range l.Blocks {
+		iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		exits := !l.Blocks[b.Succs[0]] || !l.Blocks[b.Succs[1]]
+		if !exits {
+			continue
+		}
+		if bin, ok := iff.Cond.(*ssa.BinOp); ok {
+			switch bin.Op {
+			case token.LSS, token.LEQ, token.GTR, token.GEQ:
+				return true
+			}
+		}
+		if c, ok := iff.Cond.(*ssa.Call); ok {
+			name := model.CalleeName(c.Common())
+			if name == "(time.Time).After" || name == "(time.Time).Before" {
+				return true
+			}
+		}
+	}
+	// A select on a context or a timer channel also ends the loop.
+	for b := range l.Blocks {
+		for _, instr := range b.Instrs {
+			if _, ok := instr.(*ssa.Select); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// backoff reports whether a retry loop waits between attempts.
+func (l *Loop) backoff() bool {
+	for b := range l.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Select:
+				return true
+			case ssa.CallInstruction:
+				switch model.CalleeName(x.Common()) {
+				case "time.Sleep", "time.After", "time.NewTimer", "(*" + model.Wait + ".Backoff).Step", "(" + model.Wait + ".Backoff).Step":
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

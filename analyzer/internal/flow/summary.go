@@ -1,0 +1,354 @@
+package flow
+
+import (
+	"fmt"
+	"go/types"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+)
+
+// Summary is what a function does with Kubernetes objects, as its callers
+// need to know it. Parameter indices count the receiver of a method as 0.
+type Summary struct {
+	Returns         [][]Origin   // per result: provenance, in the function's own terms
+	ReadsInto       map[int]bool // parameters filled by a read (controller-runtime Get into them)
+	Writes          []WriteFact  // parameters written as they were passed
+	Retries         []RetryFact  // function parameters run inside a conflict retry
+	ReturnsErrorArg bool         // returns (a wrapping of) an error argument
+	LogsErrorArg    bool         // only logs an error argument
+}
+
+// summary computes (once) the summary of a local function.
+func (p *Package) summary(fn *ssa.Function) *Summary {
+	fn = body(fn)
+	if s, ok := p.summaries[fn]; ok {
+		return s
+	}
+	if p.computing[fn] {
+		return &Summary{ReadsInto: map[int]bool{}}
+	}
+	p.computing[fn] = true
+	s := p.computeSummary(fn)
+	delete(p.computing, fn)
+	p.summaries[fn] = s
+	return s
+}
+
+func (p *Package) computeSummary(fn *ssa.Function) *Summary {
+	s := &Summary{ReadsInto: map[int]bool{}}
+	sig := fn.Signature
+	nres := sig.Results().Len()
+	s.Returns = make([][]Origin, nres)
+	params := fn.Params
+
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			ret, ok := instr.(*ssa.Return)
+			if !ok {
+				continue
+			}
+			for i, r := range ret.Results {
+				if !isObjectType(r.Type()) || isNil(r) {
+					continue
+				}
+				s.Returns[i] = append(s.Returns[i], p.Object(r, ret)...)
+			}
+		}
+	}
+	for i := range s.Returns {
+		s.Returns[i] = dedupOrigins(s.Returns[i])
+	}
+
+	// Parameters filled by a read.
+	for i, prm := range params {
+		if !isObjectType(prm.Type()) {
+			continue
+		}
+		for _, a := range p.aliases(prm) {
+			for _, e := range p.eventsOn(a) {
+				if e.kind == evFill && e.src == nil && e.origin.Kind == Read {
+					s.ReadsInto[i] = true
+				}
+			}
+		}
+	}
+
+	// Writes of parameters, as passed.
+	for _, w := range p.writesIn(fn) {
+		for _, o := range p.Object(w.Obj, w.Call) {
+			if o.Kind != Unknown || o.Param == nil || o.Param.Parent() != fn {
+				continue
+			}
+			idx := paramIndex(fn, o.Param)
+			wf := WriteFact{Param: idx, Op: w.Op}
+			if r := p.RetryOf(w.Call); r != nil {
+				wf.InRetry = true
+			} else if w.Err != nil {
+				if fate, _ := p.ErrorFate(w.Err, w.Call); fate == Handled && p.returnsValue(fn, w.Err) {
+					wf.ErrReturned = true
+				}
+			}
+			s.Writes = append(s.Writes, wf)
+		}
+	}
+	s.Writes = dedupWrites(s.Writes)
+
+	// Function parameters run inside a conflict retry.
+	for i, prm := range params {
+		if _, ok := prm.Type().Underlying().(*types.Signature); !ok {
+			continue
+		}
+		if rf, ok := p.runsInRetry(fn, prm); ok {
+			rf.Param = i
+			s.Retries = append(s.Retries, rf)
+		}
+	}
+
+	// Error wrappers and loggers: func wrap(err error) error { return fmt.Errorf(...) }
+	for _, prm := range params {
+		if !model.IsError(prm.Type()) {
+			continue
+		}
+		t := p.taint(prm)
+		for _, sink := range t.sinks {
+			if _, ok := sink.(*ssa.Return); ok {
+				s.ReturnsErrorArg = true
+			}
+		}
+		if !t.handled && t.logged {
+			s.LogsErrorArg = true
+		}
+	}
+	return s
+}
+
+// returnsValue reports whether an error value reaches a return of fn.
+func (p *Package) returnsValue(fn *ssa.Function, err ssa.Value) bool {
+	for _, sink := range p.taint(err).sinks {
+		if ret, ok := sink.(*ssa.Return); ok && ret.Parent() == fn {
+			return true
+		}
+	}
+	return false
+}
+
+// runsInRetry reports whether fn calls its function parameter prm inside a
+// conflict retry: passes it (or a closure that calls it) to a retry helper,
+// or calls it in a conflict retry loop.
+func (p *Package) runsInRetry(fn *ssa.Function, prm *ssa.Parameter) (RetryFact, bool) {
+	for _, f := range append([]*ssa.Function{fn}, fn.AnonFuncs...) {
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				c, ok := instr.(ssa.CallInstruction)
+				if !ok || !p.isParamValue(c.Common().Value, prm) {
+					continue
+				}
+				if r := p.RetryOf(c); r != nil {
+					return RetryFact{ConflictOnly: r.ConflictOnly, Bounded: r.Bounded, Backoff: r.Backoff}, true
+				}
+			}
+		}
+	}
+	// Passed straight to a retry helper.
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			c, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			for _, r := range p.retriesOfCall(c) {
+				if arg := model.Arg(c.Common(), r.argIndex); arg != nil && p.isParamValue(arg, prm) {
+					return RetryFact{ConflictOnly: r.ConflictOnly, Bounded: r.Bounded, Backoff: r.Backoff}, true
+				}
+			}
+		}
+	}
+	return RetryFact{}, false
+}
+
+// isParamValue reports whether v is the parameter prm, also through a
+// variable that captures it.
+func (p *Package) isParamValue(v ssa.Value, prm *ssa.Parameter) bool {
+	v = strip(v)
+	if v == prm {
+		return true
+	}
+	for _, o := range p.describeFunc(v) {
+		if o == prm {
+			return true
+		}
+	}
+	return false
+}
+
+// describeFunc returns the parameters a function value may come from.
+func (p *Package) describeFunc(v ssa.Value) []*ssa.Parameter {
+	var out []*ssa.Parameter
+	for _, o := range p.describe(v).origins {
+		if o.Param != nil {
+			out = append(out, o.Param)
+		}
+	}
+	return out
+}
+
+func paramIndex(fn *ssa.Function, prm *ssa.Parameter) int {
+	for i, x := range fn.Params {
+		if x == prm {
+			return i
+		}
+	}
+	return -1
+}
+
+// isObjectType reports whether t can hold a Kubernetes object.
+func isObjectType(t types.Type) bool { return model.IsObject(t) }
+
+func dedupWrites(ws []WriteFact) []WriteFact {
+	sort.Slice(ws, func(i, j int) bool { return ws[i].less(ws[j]) })
+	out := ws[:0]
+	for i, w := range ws {
+		if i > 0 && w == ws[i-1] {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// ---- facts ----
+
+// FuncFact is the summary of a function exported for the packages that call
+// it: what it returns, which parameters it reads into or writes, which
+// function parameters it runs inside a conflict retry. Parameter indices
+// count a method's receiver as 0.
+type FuncFact struct {
+	Returns   []ReturnFact
+	ReadsInto []int
+	Writes    []WriteFact
+	Retries   []RetryFact
+}
+
+// ReturnFact says a result of a function is always of one provenance.
+type ReturnFact struct {
+	Result int
+	Kind   Kind
+}
+
+// WriteFact says a function writes a parameter as it was passed.
+type WriteFact struct {
+	Param       int
+	Op          model.Op
+	ErrReturned bool // the write's error is returned to the caller
+	InRetry     bool // the write runs inside the function's own conflict retry
+}
+
+func (a WriteFact) less(b WriteFact) bool {
+	return fmt.Sprint(a) < fmt.Sprint(b)
+}
+
+// RetryFact says a function runs a function parameter inside a conflict retry.
+type RetryFact struct {
+	Param        int
+	ConflictOnly bool
+	Bounded      bool
+	Backoff      bool
+}
+
+func (*FuncFact) AFact() {}
+
+func (f *FuncFact) String() string {
+	var parts []string
+	for _, r := range f.Returns {
+		parts = append(parts, fmt.Sprintf("returns %s #%d", r.Kind, r.Result))
+	}
+	for _, i := range f.ReadsInto {
+		parts = append(parts, fmt.Sprintf("reads into #%d", i))
+	}
+	for _, w := range f.Writes {
+		s := fmt.Sprintf("writes #%d with %s", w.Param, w.Op)
+		if w.InRetry {
+			s += " in retry"
+		} else if w.ErrReturned {
+			s += " returning its error"
+		}
+		parts = append(parts, s)
+	}
+	for _, r := range f.Retries {
+		s := fmt.Sprintf("retries #%d on conflict", r.Param)
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func (f *FuncFact) returns(idx int) (Kind, bool) {
+	for _, r := range f.Returns {
+		if r.Result == idx {
+			return r.Kind, true
+		}
+	}
+	return Unknown, false
+}
+
+func (f *FuncFact) readsInto(i int) bool {
+	for _, x := range f.ReadsInto {
+		if x == i {
+			return true
+		}
+	}
+	return false
+}
+
+// Fact returns the fact to export for a function, or nil if it has nothing
+// callers need.
+func (p *Package) Fact(fn *ssa.Function) *FuncFact {
+	s := p.summary(fn)
+	f := &FuncFact{}
+	for i, os := range s.Returns {
+		if k, ok := uniformKind(os); ok {
+			f.Returns = append(f.Returns, ReturnFact{Result: i, Kind: k})
+		}
+	}
+	for i := range s.ReadsInto {
+		f.ReadsInto = append(f.ReadsInto, i)
+	}
+	sort.Ints(f.ReadsInto)
+	f.Writes = s.Writes
+	f.Retries = s.Retries
+	if len(f.Returns)+len(f.ReadsInto)+len(f.Writes)+len(f.Retries) == 0 {
+		return nil
+	}
+	return f
+}
+
+// uniformKind returns the provenance all origins share, if it is one a
+// caller can use.
+func uniformKind(os []Origin) (Kind, bool) {
+	if len(os) == 0 {
+		return Unknown, false
+	}
+	k := os[0].Kind
+	for _, o := range os {
+		if o.Kind != k {
+			// Reads of both kinds are still reads.
+			if (o.Kind == Read || o.Kind == CacheRead) && (k == Read || k == CacheRead) {
+				k = CacheRead
+				continue
+			}
+			if o.Kind.NoResourceVersion() && k.NoResourceVersion() {
+				k = Constructed
+				continue
+			}
+			return Unknown, false
+		}
+	}
+	switch k {
+	case Read, CacheRead, Constructed, Cleared:
+		return k, true
+	}
+	return Unknown, false
+}

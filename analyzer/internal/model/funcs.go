@@ -1,0 +1,294 @@
+package model
+
+import (
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// FuncKind says what a known function does, for the table below.
+type FuncKind uint8
+
+const (
+	FuncNone       FuncKind = iota
+	FuncRetry               // runs its function argument again on failure
+	FuncIsConflict          // apierrors.IsConflict
+	FuncCopy                // copies an object: into argument Dst from argument Src, or returns a copy of Src
+	FuncDecode              // decodes bytes into argument Dst or returns a decoded object (no resourceVersion)
+	FuncReadWrite           // controllerutil.CreateOrUpdate/CreateOrPatch: reads into Obj, runs Fn, writes Obj
+	FuncAlias               // returns its argument Src under another type (meta.Accessor)
+)
+
+// Retries says which errors a retry helper retries.
+type Retries uint8
+
+const (
+	RetriesConflict Retries = iota + 1 // only 409 Conflict
+	RetriesByPred                      // what its predicate argument accepts
+	RetriesByCond                      // what its condition function does: (false, nil) retries
+	RetriesAll                         // every error
+)
+
+// Func is what the model knows of a function, by full name.
+type Func struct {
+	Kind    FuncKind
+	Fn      int     // FuncRetry, FuncReadWrite: the function argument it runs
+	Pred    int     // FuncRetry with RetriesByPred: the predicate argument
+	Retries Retries // FuncRetry
+	Bounded bool    // FuncRetry: the number of attempts or the time is bounded
+	Backoff bool    // FuncRetry: waits between attempts
+	Src     int     // FuncCopy: the source argument
+	Dst     int     // FuncCopy, FuncDecode: the destination argument (-1: the result)
+	Obj     int     // FuncReadWrite: the object argument
+	Op      Op      // FuncReadWrite: the write it does
+}
+
+func retry(fn int, r Retries, bounded, backoff bool) Func {
+	return Func{Kind: FuncRetry, Fn: fn, Pred: -1, Retries: r, Bounded: bounded, Backoff: backoff, Src: -1, Dst: -1, Obj: -1}
+}
+
+func copyFn(src, dst int) Func {
+	return Func{Kind: FuncCopy, Fn: -1, Pred: -1, Src: src, Dst: dst, Obj: -1}
+}
+
+func decode(dst int) Func {
+	return Func{Kind: FuncDecode, Fn: -1, Pred: -1, Src: -1, Dst: dst, Obj: -1}
+}
+
+// funcs is keyed by types.Func.FullName of the (generic origin of the) callee.
+var funcs = map[string]Func{
+	// client-go retry helpers. RetryOnConflict retries fn on 409 Conflict,
+	// DefaultRetry/DefaultBackoff bound the attempts and back off.
+	Retry + ".RetryOnConflict": retry(1, RetriesConflict, true, true),
+	// OnError retries fn while its predicate (argument 1) accepts the error.
+	Retry + ".OnError": func() Func { f := retry(2, RetriesByPred, true, true); f.Pred = 1; return f }(),
+
+	// wait: the condition returns (false, nil) to try again.
+	Wait + ".ExponentialBackoff":                                             retry(1, RetriesByCond, true, true),
+	Wait + ".ExponentialBackoffWithContext":                                  retry(2, RetriesByCond, true, true),
+	Wait + ".Poll":                                                           retry(2, RetriesByCond, true, true),
+	Wait + ".PollImmediate":                                                  retry(2, RetriesByCond, true, true),
+	Wait + ".PollWithContext":                                                retry(3, RetriesByCond, true, true),
+	Wait + ".PollImmediateWithContext":                                       retry(3, RetriesByCond, true, true),
+	Wait + ".PollUntilContextTimeout":                                        retry(4, RetriesByCond, true, true),
+	Wait + ".PollUntilContextCancel":                                         retry(3, RetriesByCond, false, true), // bounded only by the caller's context
+	Wait + ".PollInfinite":                                                   retry(1, RetriesByCond, false, true),
+	Wait + ".PollInfiniteWithContext":                                        retry(2, RetriesByCond, false, true),
+	Wait + ".PollImmediateInfinite":                                          retry(1, RetriesByCond, false, true),
+	Wait + ".PollImmediateInfiniteWithContext":                               retry(2, RetriesByCond, false, true),
+	Wait + ".PollUntil":                                                      retry(1, RetriesByCond, false, true),
+	Wait + ".PollImmediateUntil":                                             retry(1, RetriesByCond, false, true),
+	Wait + ".PollUntilWithContext":                                           retry(2, RetriesByCond, false, true),
+	Wait + ".PollImmediateUntilWithContext":                                  retry(2, RetriesByCond, false, true),
+	"github.com/cenkalti/backoff/v4.Retry":                                   retry(0, RetriesAll, true, true), // ExponentialBackOff stops after MaxElapsedTime
+	"github.com/cenkalti/backoff/v4.RetryNotify":                             retry(0, RetriesAll, true, true),
+	"github.com/cenkalti/backoff/v5.Retry":                                   retry(1, RetriesAll, true, true),
+	"github.com/avast/retry-go/v4.Do":                                        retry(0, RetriesAll, true, true), // 10 attempts by default
+	"github.com/avast/retry-go.Do":                                           retry(0, RetriesAll, true, true),
+	"github.com/sethvargo/go-retry.Do":                                       retry(2, RetriesAll, true, true), // retries only errors marked RetryableError
+	"k8s.io/apimachinery/pkg/api/meta.Accessor":                              {Kind: FuncAlias, Fn: -1, Pred: -1, Src: 0, Dst: -1, Obj: -1},
+	APIErrors + ".IsConflict":                                                {Kind: FuncIsConflict, Fn: -1, Pred: -1, Src: -1, Dst: -1, Obj: -1},
+	CRUtil + ".CreateOrUpdate":                                               {Kind: FuncReadWrite, Fn: 3, Pred: -1, Src: -1, Dst: -1, Obj: 2, Op: OpUpdate},
+	CRUtil + ".CreateOrPatch":                                                {Kind: FuncReadWrite, Fn: 3, Pred: -1, Src: -1, Dst: -1, Obj: 2, Op: OpPatch},
+	"(" + Runtime + ".UnstructuredConverter).FromUnstructured":               copyFn(0, 1),
+	"(*" + Runtime + ".unstructuredConverter).FromUnstructured":              copyFn(0, 1),
+	"(" + Runtime + ".UnstructuredConverter).FromUnstructuredWithValidation": copyFn(0, 1),
+	"(" + Runtime + ".UnstructuredConverter).ToUnstructured":                 copyFn(0, -1),
+	"(*" + Runtime + ".unstructuredConverter).ToUnstructured":                copyFn(0, -1),
+	"(*" + Runtime + ".Scheme).Convert":                                      copyFn(0, 1),
+	"encoding/json.Unmarshal":                                                decode(1),
+	"k8s.io/apimachinery/pkg/util/json.Unmarshal":                            decode(1),
+	"sigs.k8s.io/yaml.Unmarshal":                                             decode(1),
+	"sigs.k8s.io/yaml.UnmarshalStrict":                                       decode(1),
+	"gopkg.in/yaml.v2.Unmarshal":                                             decode(1),
+	"gopkg.in/yaml.v3.Unmarshal":                                             decode(1),
+	Runtime + ".Decode":                                                      decode(-1),
+	Runtime + ".DecodeInto":                                                  decode(2),
+	"(" + Runtime + ".Decoder).Decode":                                       decode(-1),
+}
+
+// FuncOf returns what the model knows of the callee of a static call or an
+// interface method call.
+func FuncOf(c *ssa.CallCommon) (Func, bool) {
+	name := CalleeName(c)
+	if name == "" {
+		return Func{}, false
+	}
+	f, ok := funcs[name]
+	return f, ok
+}
+
+// CalleeName returns the full name (types.Func.FullName) of the function or
+// interface method a call invokes, the generic origin for instances, or "".
+func CalleeName(c *ssa.CallCommon) string {
+	if c.IsInvoke() {
+		return c.Method.Origin().FullName()
+	}
+	if fn := c.StaticCallee(); fn != nil {
+		if fn.Origin() != nil {
+			fn = fn.Origin()
+		}
+		if obj, ok := fn.Object().(*types.Func); ok && obj != nil {
+			return obj.Origin().FullName()
+		}
+	}
+	return ""
+}
+
+// CallsIsConflict reports whether a call is apierrors.IsConflict.
+func CallsIsConflict(c *ssa.CallCommon) bool {
+	f, ok := FuncOf(c)
+	return ok && f.Kind == FuncIsConflict
+}
+
+// Method names with a fixed meaning on every Kubernetes object type.
+const (
+	DeepCopy           = "DeepCopy"
+	DeepCopyObject     = "DeepCopyObject"
+	DeepCopyInto       = "DeepCopyInto"
+	SetResourceVersion = "SetResourceVersion"
+	GetResourceVersion = "GetResourceVersion"
+)
+
+// ObjectMethod returns the name of a method call on an object whose name has
+// a fixed meaning (DeepCopy, DeepCopyInto, SetResourceVersion, ...), or "".
+func ObjectMethod(c *ssa.CallCommon) string {
+	name, sig, _, ok := methodOf(c)
+	if !ok {
+		return ""
+	}
+	switch name {
+	case DeepCopy, DeepCopyObject, GetResourceVersion:
+		if sig.Params().Len() == 0 && sig.Results().Len() == 1 {
+			return name
+		}
+	case DeepCopyInto, SetResourceVersion:
+		if sig.Params().Len() == 1 && sig.Results().Len() == 0 {
+			return name
+		}
+	}
+	return ""
+}
+
+// ErrUse is what a call does with an error passed to it.
+type ErrUse uint8
+
+const (
+	ErrUnknown ErrUse = iota // passes it on in a way the model cannot follow: treated as handled
+	ErrLog                   // only logs or records it
+	ErrWrap                  // returns an error (or string) that carries it: follow the result
+	ErrTest                  // only inspects it (IsNotFound, errors.Is)
+	ErrExit                  // ends the program (log.Fatal, klog.Fatal)
+)
+
+// logPackages log whatever they are given, by function or method.
+var logPackages = map[string]bool{
+	"github.com/go-logr/logr":                true,
+	"k8s.io/klog":                            true,
+	"k8s.io/klog/v2":                         true,
+	"log":                                    true,
+	"log/slog":                               true,
+	"go.uber.org/zap":                        true,
+	"github.com/sirupsen/logrus":             true,
+	"k8s.io/client-go/tools/record":          true, // EventRecorder: an event is a log line on the object
+	"k8s.io/client-go/tools/events":          true,
+	"sigs.k8s.io/controller-runtime/pkg/log": true,
+}
+
+// errFuncs are error helpers by full name.
+var errFuncs = map[string]ErrUse{
+	"fmt.Errorf":                                                  ErrWrap,
+	"fmt.Sprintf":                                                 ErrWrap,
+	"fmt.Sprint":                                                  ErrWrap,
+	"fmt.Sprintln":                                                ErrWrap,
+	"errors.Join":                                                 ErrWrap,
+	"errors.Unwrap":                                               ErrWrap,
+	"errors.Is":                                                   ErrTest,
+	"errors.As":                                                   ErrTest,
+	"github.com/pkg/errors.Wrap":                                  ErrWrap,
+	"github.com/pkg/errors.Wrapf":                                 ErrWrap,
+	"github.com/pkg/errors.WithMessage":                           ErrWrap,
+	"github.com/pkg/errors.WithMessagef":                          ErrWrap,
+	"github.com/pkg/errors.WithStack":                             ErrWrap,
+	"github.com/pkg/errors.Cause":                                 ErrWrap,
+	"github.com/hashicorp/go-multierror.Append":                   ErrWrap,
+	"go.uber.org/multierr.Append":                                 ErrWrap,
+	"go.uber.org/multierr.Combine":                                ErrWrap,
+	"k8s.io/apimachinery/pkg/util/errors.NewAggregate":            ErrWrap,
+	"k8s.io/apimachinery/pkg/util/errors.Flatten":                 ErrWrap,
+	"k8s.io/apimachinery/pkg/util/errors.Reduce":                  ErrWrap,
+	CRClient + ".IgnoreNotFound":                                  ErrWrap,
+	CRClient + ".IgnoreAlreadyExists":                             ErrWrap,
+	CRReconcile + ".TerminalError":                                ErrWrap,
+	"k8s.io/apimachinery/pkg/util/runtime.HandleError":            ErrLog,
+	"k8s.io/apimachinery/pkg/util/runtime.HandleErrorWithContext": ErrLog,
+	"k8s.io/apimachinery/pkg/util/runtime.HandleErrorWithLogger":  ErrLog,
+	"fmt.Print":                                                   ErrLog,
+	"fmt.Printf":                                                  ErrLog,
+	"fmt.Println":                                                 ErrLog,
+	"fmt.Fprint":                                                  ErrLog,
+	"fmt.Fprintf":                                                 ErrLog,
+	"fmt.Fprintln":                                                ErrLog,
+	"os.Exit":                                                     ErrExit,
+	"(error).Error":                                               ErrWrap,
+}
+
+// ErrorUseOf says what a call does with an error argument.
+func ErrorUseOf(c *ssa.CallCommon) ErrUse {
+	if b, ok := c.Value.(*ssa.Builtin); ok {
+		switch b.Name() {
+		case "panic":
+			return ErrExit
+		case "append":
+			return ErrWrap
+		case "print", "println":
+			return ErrLog
+		}
+		return ErrTest
+	}
+	name := CalleeName(c)
+	if u, ok := errFuncs[name]; ok {
+		return u
+	}
+	if strings.HasPrefix(name, APIErrors+".") {
+		return ErrTest // IsNotFound, ReasonForError, ...
+	}
+	var pkg string
+	var fname string
+	if c.IsInvoke() {
+		pkg, _ = typeName(c.Value.Type())
+		fname = c.Method.Name()
+	} else if fn := c.StaticCallee(); fn != nil {
+		if fn.Pkg != nil {
+			pkg = fn.Pkg.Pkg.Path()
+		} else if obj := fn.Object(); obj != nil && obj.Pkg() != nil {
+			pkg = obj.Pkg().Path()
+		}
+		fname = fn.Name()
+	}
+	if logPackages[pkg] {
+		if strings.HasPrefix(fname, "Fatal") || strings.HasPrefix(fname, "Exit") || strings.HasPrefix(fname, "Panic") {
+			return ErrExit
+		}
+		return ErrLog
+	}
+	if pkg == "testing" {
+		return ErrLog
+	}
+	return ErrUnknown
+}
+
+// IsReconcileResult reports whether t is controller-runtime's reconcile.Result.
+func IsReconcileResult(t types.Type) bool { return isNamed(t, CRReconcile, "Result") }
+
+// IsWorkqueueAdd reports whether a call puts an item back on a client-go
+// work queue (Add, AddRateLimited, AddAfter): a retry of the whole reconcile.
+func IsWorkqueueAdd(c *ssa.CallCommon) bool {
+	name, _, recv, ok := methodOf(c)
+	if !ok {
+		return false
+	}
+	path, _ := typeName(recv)
+	return path == Workqueue && (name == "Add" || name == "AddRateLimited" || name == "AddAfter")
+}

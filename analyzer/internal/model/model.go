@@ -1,0 +1,454 @@
+// Package model is lostupdate's knowledge of the Kubernetes client APIs: which
+// calls read an object, write it, retry on conflict, copy it or only log an
+// error. It is data plus the small helpers that match a call against it; it
+// holds no state and knows nothing of the rules.
+//
+// Calls on client objects are recognised by their shape (method name and the
+// apimachinery or controller-runtime option types they take), not by the
+// package of the receiver, so that every generated clientset, the dynamic
+// client, fakes and user wrappers of these interfaces are covered alike.
+package model
+
+import (
+	"go/constant"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Package paths of the libraries the model knows.
+const (
+	MetaV1       = "k8s.io/apimachinery/pkg/apis/meta/v1"
+	APITypes     = "k8s.io/apimachinery/pkg/types"
+	APIErrors    = "k8s.io/apimachinery/pkg/api/errors"
+	Labels       = "k8s.io/apimachinery/pkg/labels"
+	Unstructured = "k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	Runtime      = "k8s.io/apimachinery/pkg/runtime"
+	Wait         = "k8s.io/apimachinery/pkg/util/wait"
+	Retry        = "k8s.io/client-go/util/retry"
+	Cache        = "k8s.io/client-go/tools/cache"
+	Listers      = "k8s.io/client-go/listers"
+	Workqueue    = "k8s.io/client-go/util/workqueue"
+	CRClient     = "sigs.k8s.io/controller-runtime/pkg/client"
+	CRReconcile  = "sigs.k8s.io/controller-runtime/pkg/reconcile"
+	CRUtil       = "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+)
+
+// Op is what a recognised call does.
+type Op uint8
+
+const (
+	OpNone      Op = iota
+	OpRead         // GET or LIST served by the API server (or a controller-runtime client)
+	OpCacheRead    // read from a lister or an informer store
+	OpCreate       // POST
+	OpUpdate       // PUT: Update, UpdateStatus, Status().Update, SubResource(..).Update, UpdateScale, ...
+	OpPatch        // PATCH
+	OpApply        // Server-Side Apply
+	OpDelete       // DELETE
+)
+
+func (op Op) String() string {
+	return [...]string{"none", "read", "cache read", "create", "update", "patch", "apply", "delete"}[op]
+}
+
+// IsWrite reports whether op changes an existing object on the server.
+func (op Op) IsWrite() bool { return op == OpUpdate || op == OpPatch || op == OpApply }
+
+// ClientKind names the family of client a call belongs to.
+type ClientKind uint8
+
+const (
+	Typed             ClientKind = iota // client-gen typed clientset (gentype), metadata client
+	Dynamic                             // k8s.io/client-go/dynamic
+	ControllerRuntime                   // sigs.k8s.io/controller-runtime/pkg/client
+	Lister                              // generated listers, listers.ResourceIndexer
+	Store                               // cache.Store, cache.Indexer
+)
+
+// Call is a recognised client call. Argument indices count the call's
+// arguments without the receiver; -1 means "none".
+type Call struct {
+	Op          Op
+	Client      ClientKind
+	Method      string // method name as called: Update, UpdateStatus, Get, ...
+	List        bool   // a List (the object is a list)
+	Obj         int    // argument holding the object written, or filled by a controller-runtime read
+	Result      int    // result holding the object returned
+	Opts        int    // argument holding GetOptions/ListOptions (typed, dynamic) or the first variadic option (controller-runtime)
+	Name        int    // typed and dynamic Patch: the name argument
+	PatchType   int    // typed and dynamic Patch: the types.PatchType argument
+	Data        int    // typed and dynamic Patch: the []byte argument
+	Patch       int    // controller-runtime Patch: the client.Patch argument
+	Err         int    // result holding the error (-1: none)
+	Subresource string // "status", "scale", ... ; "" for the main resource
+}
+
+// Args returns the arguments of a call without its receiver.
+func Args(c *ssa.CallCommon) []ssa.Value {
+	if c.IsInvoke() {
+		return c.Args
+	}
+	if fn := c.StaticCallee(); fn != nil && fn.Signature.Recv() != nil {
+		return c.Args[1:]
+	}
+	return c.Args
+}
+
+// Recv returns the receiver of a method call, or nil.
+func Recv(c *ssa.CallCommon) ssa.Value {
+	if c.IsInvoke() {
+		return c.Value
+	}
+	if fn := c.StaticCallee(); fn != nil && fn.Signature.Recv() != nil && len(c.Args) > 0 {
+		return c.Args[0]
+	}
+	return nil
+}
+
+// Arg returns argument i (not counting the receiver), or nil.
+func Arg(c *ssa.CallCommon, i int) ssa.Value {
+	args := Args(c)
+	if i < 0 || i >= len(args) {
+		return nil
+	}
+	return args[i]
+}
+
+// methodOf returns the name, the signature (receiver in Recv) and the
+// receiver type of the method a call invokes; ok is false for calls of
+// functions and of function values.
+func methodOf(c *ssa.CallCommon) (name string, sig *types.Signature, recv types.Type, ok bool) {
+	if c.IsInvoke() {
+		return c.Method.Name(), c.Method.Type().(*types.Signature), c.Value.Type(), true
+	}
+	fn := c.StaticCallee()
+	if fn == nil || fn.Signature.Recv() == nil {
+		return "", nil, nil, false
+	}
+	return fn.Name(), fn.Signature, fn.Signature.Recv().Type(), true
+}
+
+// Classify recognises a call of a Kubernetes client method.
+func Classify(c *ssa.CallCommon) (Call, bool) {
+	name, sig, recv, ok := methodOf(c)
+	if !ok {
+		return Call{}, false
+	}
+	if call, ok := classifyControllerRuntime(c, name, sig); ok {
+		return call, true
+	}
+	if call, ok := classifyREST(name, sig); ok {
+		return call, true
+	}
+	return classifyCache(name, sig, recv)
+}
+
+func none() Call {
+	return Call{Obj: -1, Result: -1, Opts: -1, Name: -1, PatchType: -1, Data: -1, Patch: -1, Err: -1}
+}
+
+// classifyREST recognises the typed, dynamic and metadata clients by the
+// metav1 option type the method takes.
+func classifyREST(name string, sig *types.Signature) (Call, bool) {
+	params := sig.Params()
+	optIdx, opt := -1, ""
+	for i := 0; i < params.Len(); i++ {
+		if n, ok := namedIn(params.At(i).Type(), MetaV1); ok && strings.HasSuffix(n, "Options") {
+			optIdx, opt = i, n
+			break
+		}
+	}
+	if optIdx < 0 || params.Len() == 0 || !isContext(params.At(0).Type()) {
+		return Call{}, false
+	}
+	res := sig.Results()
+	call := none()
+	call.Client = Typed
+	call.Method = name
+	call.Opts = optIdx
+	if res.Len() > 0 && isError(res.At(res.Len()-1).Type()) {
+		call.Err = res.Len() - 1
+	}
+	if res.Len() == 2 {
+		call.Result = 0
+		if isUnstructured(res.At(0).Type()) {
+			call.Client = Dynamic
+		}
+	}
+	switch opt {
+	case "GetOptions":
+		if call.Result < 0 {
+			return Call{}, false
+		}
+		call.Op = OpRead
+		if strings.HasPrefix(name, "Get") && name != "Get" {
+			call.Subresource = strings.ToLower(strings.TrimPrefix(name, "Get"))
+		}
+	case "ListOptions":
+		if name != "List" || call.Result < 0 {
+			return Call{}, false
+		}
+		call.Op, call.List = OpRead, true
+	case "UpdateOptions":
+		call.Op = OpUpdate
+		call.Obj = objectParam(params, optIdx)
+		switch {
+		case name == "UpdateStatus":
+			call.Subresource = "status"
+		case strings.HasPrefix(name, "Update") && name != "Update":
+			call.Subresource = strings.ToLower(strings.TrimPrefix(name, "Update"))
+		}
+	case "PatchOptions":
+		if !strings.HasPrefix(name, "Patch") || optIdx < 4 {
+			return Call{}, false
+		}
+		call.Op = OpPatch
+		call.Name, call.PatchType, call.Data = 1, 2, 3
+	case "ApplyOptions":
+		call.Op = OpApply
+		call.Obj = objectParam(params, optIdx)
+		if name == "ApplyStatus" {
+			call.Subresource = "status"
+		}
+	case "CreateOptions":
+		call.Op = OpCreate
+		call.Obj = objectParam(params, optIdx)
+	case "DeleteOptions":
+		call.Op = OpDelete
+	default:
+		return Call{}, false
+	}
+	if call.Client == Dynamic && call.Obj >= 0 && !isUnstructured(params.At(call.Obj).Type()) {
+		call.Client = Typed
+	}
+	if call.Obj >= 0 && isUnstructured(params.At(call.Obj).Type()) {
+		call.Client = Dynamic
+	}
+	return call, true
+}
+
+// objectParam returns the index of the object parameter of a write: the
+// first pointer parameter before the options.
+func objectParam(params *types.Tuple, optIdx int) int {
+	for i := 1; i < optIdx; i++ {
+		if _, ok := params.At(i).Type().Underlying().(*types.Pointer); ok {
+			return i
+		}
+	}
+	return -1
+}
+
+// classifyControllerRuntime recognises client.Reader, client.Writer,
+// client.SubResourceWriter and client.SubResourceReader methods, on any
+// implementation, by their variadic option type.
+func classifyControllerRuntime(c *ssa.CallCommon, name string, sig *types.Signature) (Call, bool) {
+	if !sig.Variadic() {
+		return Call{}, false
+	}
+	params := sig.Params()
+	last := params.At(params.Len() - 1).Type().(*types.Slice).Elem()
+	opt, ok := namedIn(last, CRClient)
+	if !ok || params.Len() < 2 || !isContext(params.At(0).Type()) {
+		return Call{}, false
+	}
+	call := none()
+	call.Client = ControllerRuntime
+	call.Method = name
+	call.Opts = params.Len() - 1
+	if sig.Results().Len() == 1 && isError(sig.Results().At(0).Type()) {
+		call.Err = 0
+	}
+	sub := strings.HasPrefix(opt, "SubResource")
+	switch strings.TrimPrefix(opt, "SubResource") {
+	case "GetOption":
+		if name != "Get" {
+			return Call{}, false
+		}
+		call.Op = OpRead
+		call.Obj = params.Len() - 2 // Get(ctx, key, obj) and SubResourceReader.Get(ctx, obj, subResource)
+	case "ListOption":
+		if name != "List" {
+			return Call{}, false
+		}
+		call.Op, call.List, call.Obj = OpRead, true, 1
+	case "UpdateOption":
+		call.Op, call.Obj = OpUpdate, 1
+	case "PatchOption":
+		call.Op, call.Obj, call.Patch = OpPatch, 1, 2
+	case "ApplyOption":
+		call.Op, call.Obj = OpApply, 1
+	case "CreateOption":
+		call.Op, call.Obj = OpCreate, 1
+	case "DeleteOption", "DeleteAllOfOption":
+		call.Op, call.Obj = OpDelete, 1
+	default:
+		return Call{}, false
+	}
+	if sub {
+		call.Subresource = subresourceOf(c)
+	}
+	return call, true
+}
+
+// subresourceOf names the subresource of a controller-runtime
+// SubResourceWriter call: "status" for Status(), the argument of
+// SubResource(name) when it is a constant.
+func subresourceOf(c *ssa.CallCommon) string {
+	recv := Recv(c)
+	for {
+		switch v := recv.(type) {
+		case *ssa.ChangeInterface:
+			recv = v.X
+			continue
+		case *ssa.MakeInterface:
+			recv = v.X
+			continue
+		}
+		break
+	}
+	call, ok := recv.(*ssa.Call)
+	if !ok {
+		return "subresource"
+	}
+	name, _, _, ok := methodOf(&call.Call)
+	if !ok {
+		return "subresource"
+	}
+	switch name {
+	case "Status":
+		return "status"
+	case "SubResource":
+		if s, ok := ConstString(Arg(&call.Call, 0)); ok {
+			return s
+		}
+	}
+	return "subresource"
+}
+
+// classifyCache recognises listers and informer stores.
+func classifyCache(name string, sig *types.Signature, recv types.Type) (Call, bool) {
+	call := none()
+	call.Method = name
+	params, res := sig.Params(), sig.Results()
+	path, tname := typeName(recv)
+	switch {
+	case path == Listers || strings.Contains(path, "/listers/") || strings.HasSuffix(tname, "Lister"):
+		// Generated listers, listers.ResourceIndexer, cache.GenericLister.
+		call.Client = Lister
+		switch {
+		case name == "Get" && params.Len() == 1 && isString(params.At(0).Type()) && res.Len() == 2:
+			call.Op, call.Result, call.Err = OpCacheRead, 0, 1
+		case name == "List" && params.Len() == 1 && isNamed(params.At(0).Type(), Labels, "Selector") && res.Len() == 2:
+			call.Op, call.List, call.Result, call.Err = OpCacheRead, true, 0, 1
+		default:
+			return Call{}, false
+		}
+		return call, true
+	case path == Cache:
+		call.Client = Store
+		switch name {
+		case "Get", "GetByKey":
+			if res.Len() != 3 {
+				return Call{}, false
+			}
+			call.Op, call.Result, call.Err = OpCacheRead, 0, 2
+		case "List", "ByIndex", "Index":
+			call.Op, call.List, call.Result = OpCacheRead, true, 0
+			if res.Len() == 2 {
+				call.Err = 1
+			}
+		default:
+			return Call{}, false
+		}
+		return call, true
+	}
+	return Call{}, false
+}
+
+// ---- type helpers ----
+
+// typeName returns the package path and name of a (pointer to a) named type.
+func typeName(t types.Type) (path, name string) {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil {
+		return n.Obj().Pkg().Path(), n.Obj().Name()
+	}
+	return "", ""
+}
+
+// namedIn reports the name of t (or *t) if it is declared in package path.
+func namedIn(t types.Type, path string) (string, bool) {
+	p, n := typeName(t)
+	return n, p == path && n != ""
+}
+
+// isNamed reports whether t (or *t) is path.name.
+func isNamed(t types.Type, path, name string) bool {
+	p, n := typeName(t)
+	return p == path && n == name
+}
+
+// IsNamed reports whether t (or *t) is the named type path.name.
+func IsNamed(t types.Type, path, name string) bool { return isNamed(t, path, name) }
+
+func isContext(t types.Type) bool { return isNamed(t, "context", "Context") }
+
+func isError(t types.Type) bool { return types.Identical(t, types.Universe.Lookup("error").Type()) }
+
+// IsError reports whether t is the error type.
+func IsError(t types.Type) bool { return isError(t) }
+
+func isString(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
+
+func isUnstructured(t types.Type) bool { return isNamed(t, Unstructured, "Unstructured") }
+
+// ConstString returns the value of a constant string operand.
+func ConstString(v ssa.Value) (string, bool) {
+	c, ok := v.(*ssa.Const)
+	if !ok || c.Value == nil || !isString(c.Type()) {
+		return "", false
+	}
+	return constant.StringVal(c.Value), true
+}
+
+// IsObject reports whether t can hold a Kubernetes object or list: a
+// (pointer to a) struct with ObjectMeta or ListMeta, Unstructured, or an
+// interface with GetResourceVersion (runtime.Object, client.Object, ...).
+func IsObject(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			f := u.Field(i)
+			if !f.Embedded() {
+				if f.Name() == "Object" && isUnstructured(t) {
+					return true
+				}
+				continue
+			}
+			if isNamed(f.Type(), MetaV1, "ObjectMeta") || isNamed(f.Type(), MetaV1, "ListMeta") {
+				return true
+			}
+		}
+		return isNamed(t, Unstructured, "Unstructured") || isNamed(t, Unstructured, "UnstructuredList")
+	case *types.Interface:
+		if isNamed(t, Runtime, "Object") {
+			return true
+		}
+		for i := 0; i < u.NumMethods(); i++ {
+			if m := u.Method(i).Name(); m == "GetResourceVersion" || m == "DeepCopyObject" {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,177 @@
+package analyzer
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lostupdate/lostupdate/analyzer/internal/flow"
+)
+
+// checker is the state of one run of the Analyzer on one package.
+type checker struct {
+	pass     *analysis.Pass
+	cfg      *Config
+	flow     *flow.Package
+	calls    map[token.Pos]*ast.CallExpr
+	reported map[string]bool
+	current  *ssa.Function // the function being looked at, for internal errors
+	writes   []*flow.WriteSite
+}
+
+// writeSites returns the write sites of the package (computed once).
+func (ck *checker) writeSites() []*flow.WriteSite {
+	if ck.writes == nil {
+		ck.writes = ck.flow.Writes()
+		if ck.writes == nil {
+			ck.writes = []*flow.WriteSite{}
+		}
+	}
+	return ck.writes
+}
+
+// report emits one diagnostic of a rule, once per rule and position.
+func (ck *checker) report(rule string, pos, end token.Pos, msg string, related []analysis.RelatedInformation, fixes ...analysis.SuggestedFix) {
+	key := fmt.Sprintf("%s@%d", rule, pos)
+	if ck.reported[key] {
+		return
+	}
+	ck.reported[key] = true
+	ck.pass.Report(analysis.Diagnostic{
+		Pos:            pos,
+		End:            end,
+		Category:       rule,
+		Message:        rule + ": " + msg,
+		Related:        related,
+		SuggestedFixes: fixes,
+	})
+}
+
+// callExpr returns the syntax of an SSA call, or nil.
+func (ck *checker) callExpr(call ssa.CallInstruction) *ast.CallExpr {
+	return ck.calls[call.Common().Pos()]
+}
+
+// callPos returns where to report a call: at the method name of a selector
+// call (the line a reader looks for in a chain), else at the call.
+func (ck *checker) callPos(call ssa.CallInstruction) (token.Pos, token.Pos) {
+	ce := ck.callExpr(call)
+	if ce == nil {
+		return flow.Pos(call), token.NoPos
+	}
+	if sel, ok := ast.Unparen(ce.Fun).(*ast.SelectorExpr); ok {
+		return sel.Sel.Pos(), ce.End()
+	}
+	return ce.Pos(), ce.End()
+}
+
+// callName names a call for a message: "Update", "Status().Update",
+// "SubResource(\"scale\").Update", or a helper's name.
+func (ck *checker) callName(call ssa.CallInstruction) string {
+	ce := ck.callExpr(call)
+	if ce == nil {
+		if fn := call.Common().StaticCallee(); fn != nil {
+			return fn.Name()
+		}
+		if call.Common().IsInvoke() {
+			return call.Common().Method.Name()
+		}
+		return "the call"
+	}
+	switch fun := ast.Unparen(ce.Fun).(type) {
+	case *ast.SelectorExpr:
+		if inner, ok := ast.Unparen(fun.X).(*ast.CallExpr); ok {
+			if isel, ok := ast.Unparen(inner.Fun).(*ast.SelectorExpr); ok {
+				switch isel.Sel.Name {
+				case "Status", "SubResource":
+					return isel.Sel.Name + "(" + exprList(inner.Args) + ")." + fun.Sel.Name
+				}
+			}
+		}
+		return fun.Sel.Name
+	case *ast.Ident:
+		return fun.Name
+	case *ast.IndexExpr:
+		return types.ExprString(fun.X)
+	}
+	return types.ExprString(ce.Fun)
+}
+
+func exprList(es []ast.Expr) string {
+	var parts []string
+	for _, e := range es {
+		parts = append(parts, types.ExprString(e))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// argText returns the source of argument i (not counting a receiver) of a
+// call, shortened for messages.
+func (ck *checker) argText(call ssa.CallInstruction, i int) string {
+	ce := ck.callExpr(call)
+	if ce == nil || i < 0 {
+		return "the object"
+	}
+	if i >= len(ce.Args) {
+		return "the object"
+	}
+	return short(types.ExprString(ce.Args[i]))
+}
+
+// paramText returns the source of the argument a call passes for a
+// parameter of its callee (index counting a method's receiver as 0).
+func (ck *checker) paramText(call ssa.CallInstruction, param int) string {
+	ce := ck.callExpr(call)
+	fn := call.Common().StaticCallee()
+	if fn != nil && fn.Signature.Recv() != nil {
+		if param == 0 {
+			if ce != nil {
+				if sel, ok := ast.Unparen(ce.Fun).(*ast.SelectorExpr); ok {
+					return short(types.ExprString(sel.X))
+				}
+			}
+			return "the receiver"
+		}
+		param--
+	}
+	return ck.argText(call, param)
+}
+
+func short(s string) string {
+	if len(s) > 48 {
+		return s[:45] + "..."
+	}
+	return s
+}
+
+// objText names the object a write site writes.
+func (ck *checker) objText(w *flow.WriteSite) string {
+	if w.Client != nil {
+		return ck.argText(w.Call, w.Client.Obj)
+	}
+	if w.Via != nil {
+		return ck.paramText(w.Call, w.ViaWrite.Param)
+	}
+	if w.ReadsFirst {
+		return ck.argText(w.Call, 2)
+	}
+	return "the object"
+}
+
+// related builds one piece of related information.
+func related(pos token.Pos, format string, args ...any) analysis.RelatedInformation {
+	return analysis.RelatedInformation{Pos: pos, Message: fmt.Sprintf(format, args...)}
+}
+
+// siteName names the call at an origin's site, for related information.
+func (ck *checker) siteName(instr ssa.Instruction) string {
+	if c, ok := instr.(ssa.CallInstruction); ok {
+		return ck.callName(c)
+	}
+	return ""
+}

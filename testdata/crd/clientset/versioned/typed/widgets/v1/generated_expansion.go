@@ -1,0 +1,7 @@
+// Hand-written imitation of client-gen output for the Widget custom resource
+// (client-go v0.37.2 generation: gentype-based typed clients). Part of the
+// lostupdate test corpus; nothing here is generated.
+
+package v1
+
+type WidgetExpansion interface{}

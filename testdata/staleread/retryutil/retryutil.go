@@ -1,0 +1,52 @@
+// Package retryutil holds the retry wrappers an operator repository shares
+// between its controllers.
+package retryutil
+
+import (
+	"context"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/util/retry"
+	"k8s.io/klog/v2"
+)
+
+// ConflictBackoff is the backoff used for writes that hit 409 Conflict.
+var ConflictBackoff = wait.Backoff{
+	Steps:    5,
+	Duration: 10 * time.Millisecond,
+	Factor:   2.0,
+	Jitter:   0.1,
+}
+
+// UpdateOnConflict runs mutate again, with backoff, while it fails with a
+// conflict.
+func UpdateOnConflict(mutate func() error) error {
+	return retry.RetryOnConflict(ConflictBackoff, mutate)
+}
+
+// WithAttempts calls fn up to attempts times while it returns a conflict,
+// waiting a little longer after each attempt.
+func WithAttempts(ctx context.Context, attempts int, fn func(context.Context) error) error {
+	var err error
+	for i := 0; i < attempts; i++ {
+		if err = fn(ctx); !apierrors.IsConflict(err) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Duration(i+1) * 20 * time.Millisecond):
+		}
+	}
+	return err
+}
+
+// Logged calls fn once and logs how long it took; it does not retry.
+func Logged(name string, fn func() error) error {
+	start := time.Now()
+	err := fn()
+	klog.V(4).InfoS("operation finished", "name", name, "duration", time.Since(start), "err", err)
+	return err
+}

@@ -1,0 +1,178 @@
+package staleretry
+
+import (
+	"context"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/kubernetes"
+
+	"lostupdate.test/staleretry/retryutil"
+)
+
+// updateWithConflictRetry is this package's own retry wrapper: it runs fn
+// again, after a short sleep, while fn fails with a conflict.
+func updateWithConflictRetry(ctx context.Context, fn func(context.Context) error) error {
+	var err error
+	for attempt := 0; attempt < 5; attempt++ {
+		if err = fn(ctx); !apierrors.IsConflict(err) {
+			return err
+		}
+		time.Sleep(time.Duration(attempt+1) * 100 * time.Millisecond)
+	}
+	return err
+}
+
+// A hand-written retry loop that continues on conflict, around a ConfigMap
+// read before the loop: every iteration resends the same version.
+func badHandWrittenLoopReadBeforeLoop(ctx context.Context, cs kubernetes.Interface, ns, name, value string) error {
+	cm, err := cs.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	for attempt := 0; attempt < 5; attempt++ {
+		cm.Data["leader"] = value
+		_, err = cs.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{}) // want "^stale-retry: .*cm"
+		if apierrors.IsConflict(err) {
+			time.Sleep(50 * time.Millisecond)
+			continue
+		}
+		return err
+	}
+	return err
+}
+
+// A node taint helper retries with wait.ExponentialBackoff, returning
+// (false, nil) on a conflict, but writes the Node read before the backoff.
+func badExponentialBackoffNodeReadBeforeRetry(ctx context.Context, cs kubernetes.Interface, nodeName string, taint corev1.Taint) error {
+	node, err := cs.CoreV1().Nodes().Get(ctx, nodeName, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	node.Spec.Taints = append(node.Spec.Taints, taint)
+	backoff := wait.Backoff{Steps: 5, Duration: 100 * time.Millisecond, Factor: 2}
+	return wait.ExponentialBackoff(backoff, func() (bool, error) {
+		_, err := cs.CoreV1().Nodes().Update(ctx, node, metav1.UpdateOptions{}) // want "^stale-retry: .*node"
+		if apierrors.IsConflict(err) {
+			return false, nil
+		}
+		return err == nil, err
+	})
+}
+
+// A poll with a timeout whose condition retries conflicts, writing the
+// Namespace read before the poll.
+func badPollUntilTimeoutNamespaceReadBeforePoll(ctx context.Context, cs kubernetes.Interface, name string) error {
+	nsObj, err := cs.CoreV1().Namespaces().Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	nsObj.Labels["pod-security.kubernetes.io/enforce"] = "restricted"
+	return wait.PollUntilContextTimeout(ctx, time.Second, 30*time.Second, true, func(ctx context.Context) (bool, error) {
+		if _, err := cs.CoreV1().Namespaces().Update(ctx, nsObj, metav1.UpdateOptions{}); err != nil { // want "^stale-retry: .*nsObj"
+			if apierrors.IsConflict(err) {
+				return false, nil
+			}
+			return false, err
+		}
+		return true, nil
+	})
+}
+
+// The package's own retry wrapper around a write of an object read outside.
+func badSamePackageWrapperReadBeforeRetry(ctx context.Context, cs kubernetes.Interface, ns, name string, hard corev1.ResourceList) error {
+	quota, err := cs.CoreV1().ResourceQuotas(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	quota.Spec.Hard = hard
+	return updateWithConflictRetry(ctx, func(ctx context.Context) error {
+		_, err := cs.CoreV1().ResourceQuotas(ns).Update(ctx, quota, metav1.UpdateOptions{}) // want "^stale-retry: .*quota"
+		return err
+	})
+}
+
+// The attempt-counting wrapper from another package, around a
+// PersistentVolume passed in by the caller.
+func badAttemptsWrapperWithParameter(ctx context.Context, cs kubernetes.Interface, pv *corev1.PersistentVolume) error {
+	return retryutil.Attempts(ctx, 3, func(ctx context.Context) error {
+		pv.Spec.PersistentVolumeReclaimPolicy = corev1.PersistentVolumeReclaimRetain
+		_, err := cs.CoreV1().PersistentVolumes().Update(ctx, pv, metav1.UpdateOptions{}) // want "^stale-retry: .*pv"
+		return err
+	})
+}
+
+// A hand-written retry loop that fetches the object at the top of every
+// iteration.
+func okHandWrittenLoopGetsEachAttempt(ctx context.Context, cs kubernetes.Interface, ns, name, value string) error {
+	var err error
+	for attempt := 0; attempt < 5; attempt++ {
+		var cm *corev1.ConfigMap
+		cm, err = cs.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		cm.Data["leader"] = value
+		_, err = cs.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{})
+		if !apierrors.IsConflict(err) {
+			return err
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return err
+}
+
+// The first read is before the loop, but a conflict re-reads before the next
+// iteration, so no version is resent.
+func okLoopReReadsOnConflict(ctx context.Context, cs kubernetes.Interface, nodeName string) error {
+	node, err := cs.CoreV1().Nodes().Get(ctx, nodeName, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	for attempt := 0; attempt < 5; attempt++ {
+		node.Spec.Unschedulable = true
+		_, err = cs.CoreV1().Nodes().Update(ctx, node, metav1.UpdateOptions{})
+		if !apierrors.IsConflict(err) {
+			return err
+		}
+		time.Sleep(time.Duration(attempt+1) * 100 * time.Millisecond)
+		node, err = cs.CoreV1().Nodes().Get(ctx, nodeName, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+	}
+	return err
+}
+
+// The ExponentialBackoff condition fetches the Node before writing it.
+func okExponentialBackoffGetInsideCondition(ctx context.Context, cs kubernetes.Interface, nodeName string, taint corev1.Taint) error {
+	backoff := wait.Backoff{Steps: 5, Duration: 100 * time.Millisecond, Factor: 2}
+	return wait.ExponentialBackoffWithContext(ctx, backoff, func(ctx context.Context) (bool, error) {
+		node, err := cs.CoreV1().Nodes().Get(ctx, nodeName, metav1.GetOptions{})
+		if err != nil {
+			return false, err
+		}
+		node.Spec.Taints = append(node.Spec.Taints, taint)
+		_, err = cs.CoreV1().Nodes().Update(ctx, node, metav1.UpdateOptions{})
+		if apierrors.IsConflict(err) {
+			return false, nil
+		}
+		return err == nil, err
+	})
+}
+
+// The package's own retry wrapper with the read inside the retried function.
+func okSamePackageWrapperGetInside(ctx context.Context, cs kubernetes.Interface, ns, name string, hard corev1.ResourceList) error {
+	return updateWithConflictRetry(ctx, func(ctx context.Context) error {
+		quota, err := cs.CoreV1().ResourceQuotas(ns).Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		quota.Spec.Hard = hard
+		_, err = cs.CoreV1().ResourceQuotas(ns).Update(ctx, quota, metav1.UpdateOptions{})
+		return err
+	})
+}

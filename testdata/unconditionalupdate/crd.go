@@ -1,0 +1,93 @@
+package unconditionalupdate
+
+import (
+	"context"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/utils/ptr"
+
+	widgetsv1 "lostupdate.test/crd/apis/widgets/v1"
+	"lostupdate.test/crd/clientset/versioned"
+	widgetlisters "lostupdate.test/crd/listers/widgets/v1"
+)
+
+// A "widgetctl set-image" command builds the Widget from its flags and PUTs it: replicas, labels and ports set by others are wiped.
+func badWidgetUpdateFromFlags(ctx context.Context, wc versioned.Interface, ns, name, image string) error {
+	w := &widgetsv1.Widget{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
+		Spec:       widgetsv1.WidgetSpec{Image: image},
+	}
+	_, err := wc.WidgetsV1().Widgets(ns).Update(ctx, w, metav1.UpdateOptions{}) // want "^unconditional-update: "
+	return err
+}
+
+// A status reporter PUTs a Widget status built from scratch to the status subresource of a generated CRD client.
+func badWidgetUpdateStatusFromScratch(ctx context.Context, wc versioned.Interface, ns, name string, ready int32) error {
+	status := widgetsv1.Widget{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns}}
+	status.Status.Phase = "Running"
+	status.Status.ReadyReplicas = ready
+	_, err := wc.WidgetsV1().Widgets(ns).UpdateStatus(ctx, &status, metav1.UpdateOptions{}) // want "^unconditional-update: "
+	return err
+}
+
+// Read-modify-write through the CRD clientset.
+func okWidgetGetUpdate(ctx context.Context, wc versioned.Interface, ns, name string) error {
+	w, err := wc.WidgetsV1().Widgets(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	w.Spec.Paused = true
+	_, err = wc.WidgetsV1().Widgets(ns).Update(ctx, w, metav1.UpdateOptions{})
+	return err
+}
+
+// WidgetListerController is an informer controller for Widgets built on the generated lister.
+type WidgetListerController struct {
+	clientset versioned.Interface
+	lister    widgetlisters.WidgetLister
+}
+
+// Status written on a DeepCopy of the lister's Widget, error returned to the queue.
+func (c *WidgetListerController) syncWidget(ctx context.Context, key string) error {
+	ns, name, err := cache.SplitMetaNamespaceKey(key)
+	if err != nil {
+		return err
+	}
+	cached, err := c.lister.Widgets(ns).Get(name)
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	w := cached.DeepCopy()
+	w.Status.ObservedGeneration = w.Generation
+	meta.SetStatusCondition(&w.Status.Conditions, metav1.Condition{
+		Type:   "Ready",
+		Status: metav1.ConditionTrue,
+		Reason: "Synced",
+	})
+	_, err = c.clientset.WidgetsV1().Widgets(ns).UpdateStatus(ctx, w, metav1.UpdateOptions{})
+	return err
+}
+
+// Defaulting every listed Widget through the CRD clientset.
+func okWidgetListDefaultReplicas(ctx context.Context, wc versioned.Interface, ns string) error {
+	list, err := wc.WidgetsV1().Widgets(ns).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return err
+	}
+	for _, w := range list.Items {
+		if w.Spec.Replicas != nil {
+			continue
+		}
+		w.Spec.Replicas = ptr.To[int32](1)
+		if _, err := wc.WidgetsV1().Widgets(ns).Update(ctx, &w, metav1.UpdateOptions{}); err != nil {
+			return err
+		}
+	}
+	return nil
+}

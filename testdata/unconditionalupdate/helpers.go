@@ -1,0 +1,28 @@
+package unconditionalupdate
+
+import (
+	"context"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+
+	"lostupdate.test/unconditionalupdate/kubeutil"
+)
+
+// kubeutil.ApplyConfigMap falls back to a PUT of its argument; passing it a literal makes this call an unconditional update.
+func badApplyConfigMapThroughHelper(ctx context.Context, cs kubernetes.Interface, ns string, routes map[string]string) error {
+	return kubeutil.ApplyConfigMap(ctx, cs, &corev1.ConfigMap{ // want "^unconditional-update: "
+		ObjectMeta: metav1.ObjectMeta{Name: "routes", Namespace: ns, Labels: kubeutil.AppLabels("router")},
+		Data:       routes,
+	})
+}
+
+// kubeutil.EnsureConfigMap copies the live resourceVersion onto its argument before the PUT, so a literal argument is fine.
+func okEnsureConfigMapThroughHelper(ctx context.Context, cs kubernetes.Interface, ns string, routes map[string]string) error {
+	desired := &corev1.ConfigMap{
+		ObjectMeta: metav1.ObjectMeta{Name: "routes", Namespace: ns, Labels: kubeutil.AppLabels("router")},
+		Data:       routes,
+	}
+	return kubeutil.EnsureConfigMap(ctx, cs, desired)
+}

@@ -1,0 +1,82 @@
+// Package kubeutil holds the small helpers an operator repository keeps
+// next to its controllers: object builders and "ensure" functions.
+package kubeutil
+
+import (
+	"context"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// AppLabels returns the standard labels of the objects owned by app.
+func AppLabels(app string) map[string]string {
+	return map[string]string{
+		"app.kubernetes.io/name":       app,
+		"app.kubernetes.io/managed-by": "example-operator",
+	}
+}
+
+// DesiredService builds the Service that fronts app. The result is freshly
+// built and carries no resourceVersion.
+func DesiredService(namespace, app string, port int32) *corev1.Service {
+	return &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{
+			Name:      app,
+			Namespace: namespace,
+			Labels:    AppLabels(app),
+		},
+		Spec: corev1.ServiceSpec{
+			Selector: AppLabels(app),
+			Ports: []corev1.ServicePort{{
+				Name: "http",
+				Port: port,
+			}},
+		},
+	}
+}
+
+// DesiredServiceAccount builds the ServiceAccount that app runs as.
+func DesiredServiceAccount(namespace, app string) *corev1.ServiceAccount {
+	sa := &corev1.ServiceAccount{}
+	sa.Name = app
+	sa.Namespace = namespace
+	sa.Labels = AppLabels(app)
+	return sa
+}
+
+// ApplyConfigMap creates desired, or overwrites the existing ConfigMap with
+// it when one is already there. desired is written as it was passed in.
+func ApplyConfigMap(ctx context.Context, cs kubernetes.Interface, desired *corev1.ConfigMap) error {
+	_, err := cs.CoreV1().ConfigMaps(desired.Namespace).Create(ctx, desired, metav1.CreateOptions{})
+	if apierrors.IsAlreadyExists(err) {
+		_, err = cs.CoreV1().ConfigMaps(desired.Namespace).Update(ctx, desired, metav1.UpdateOptions{})
+	}
+	return err
+}
+
+// EnsureConfigMap creates desired, or updates the existing ConfigMap to it,
+// carrying over the resourceVersion of the object it read so that the
+// update is conditional.
+func EnsureConfigMap(ctx context.Context, cs kubernetes.Interface, desired *corev1.ConfigMap) error {
+	cms := cs.CoreV1().ConfigMaps(desired.Namespace)
+	existing, err := cms.Get(ctx, desired.Name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		_, err = cms.Create(ctx, desired, metav1.CreateOptions{})
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	desired.ResourceVersion = existing.ResourceVersion
+	_, err = cms.Update(ctx, desired, metav1.UpdateOptions{})
+	return err
+}
+
+// ForceUpdate writes obj with a controller-runtime client, whatever it holds.
+func ForceUpdate(ctx context.Context, c client.Client, obj client.Object) error {
+	return c.Update(ctx, obj)
+}
