@@ -42,7 +42,7 @@ type Package struct {
 
 	bindings  map[*ssa.FreeVar]ssa.Value // free variable -> value bound by the closure's MakeClosure
 	made      map[*ssa.Function]*ssa.MakeClosure
-	retried   map[*ssa.Function]*Retry   // functions run by a conflict retry
+	retried   map[*ssa.Function]*Retry // functions run by a conflict retry
 	loops     map[*ssa.Function][]*Loop
 	summaries map[*ssa.Function]*Summary
 	computing map[*ssa.Function]bool
