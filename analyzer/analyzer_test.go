@@ -41,3 +41,18 @@ func TestMissingRetry(t *testing.T) {
 func TestStaleRead(t *testing.T) {
 	analysistest.Run(t, testdata, ruleAnalyzer(t, "stale-read"), "./staleread")
 }
+
+// TestFacts checks the summaries exported for callers in other packages.
+func TestFacts(t *testing.T) {
+	a, err := analyzer.New(analyzer.Config{Rules: []string{"unconditional-update"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, testdata, a, "./facts")
+}
+
+// TestCrossPackage runs every rule on code that reaches the API only
+// through helpers of another package.
+func TestCrossPackage(t *testing.T) {
+	analysistest.Run(t, testdata, analyzer.Analyzer, "./factsuser")
+}

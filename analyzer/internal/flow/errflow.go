@@ -195,7 +195,7 @@ func (p *Package) taint(err ssa.Value) *errTaint {
 				t.handled = true
 			case ssa.CallInstruction:
 				c := x.Common()
-				if model.CallsIsConflict(c) {
+				if p.isConflictCall(c) {
 					if call, ok := x.(*ssa.Call); ok {
 						t.conflictChecks = append(t.conflictChecks, call)
 					}

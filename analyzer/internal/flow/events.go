@@ -136,7 +136,9 @@ func (p *Package) fieldEvents(fa *ssa.FieldAddr) []*event {
 				evs = append(evs, p.fieldEvents(r)...)
 			case *ssa.Store:
 				if r.Addr == fa {
-					evs = append(evs, p.metaEvent(r))
+					if e := p.metaEvent(r); e != nil {
+						evs = append(evs, e)
+					}
 				}
 			case ssa.CallInstruction:
 				if e := p.callEvent(r, fa); e != nil {
@@ -265,8 +267,21 @@ func rvSource(v ssa.Value) ssa.Value {
 	return nil
 }
 
-// metaEvent classifies a store of a whole ObjectMeta into an object.
+// metaEvent classifies a store of a whole ObjectMeta into an object. In a
+// composite literal that builds the object, it is no event: the object is
+// constructed anyway.
 func (p *Package) metaEvent(st *ssa.Store) *event {
+	if fa, ok := st.Addr.(*ssa.FieldAddr); ok {
+		if _, ok := fa.X.(*ssa.Alloc); ok {
+			if e := p.metaEventOf(st); e.kind == evClear {
+				return nil
+			}
+		}
+	}
+	return p.metaEventOf(st)
+}
+
+func (p *Package) metaEventOf(st *ssa.Store) *event {
 	v := strip(st.Val)
 	// obj.ObjectMeta = other.ObjectMeta, or *other.ObjectMeta.DeepCopy()
 	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {

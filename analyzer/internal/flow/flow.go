@@ -279,3 +279,24 @@ func (p *Package) calls(yield func(ssa.CallInstruction) bool) {
 
 // isClassified reports the model's view of a call.
 func classify(c *ssa.CallCommon) (model.Call, bool) { return model.Classify(c) }
+
+// isConflictCall reports whether a call tests an error for a conflict:
+// apierrors.IsConflict, or a function (local or with a fact) that wraps it.
+func (p *Package) isConflictCall(c *ssa.CallCommon) bool {
+	if model.CallsIsConflict(c) {
+		return true
+	}
+	fn := callee(c)
+	if fn == nil {
+		return false
+	}
+	if p.local(fn) {
+		return p.summary(fn).ConflictTest
+	}
+	if obj := funcObject(fn); obj != nil && p.facts != nil {
+		if ff := p.facts.FuncFact(obj); ff != nil {
+			return ff.ConflictTest
+		}
+	}
+	return false
+}

@@ -307,7 +307,9 @@ func (p *Package) mentionsConflictFn(fn *ssa.Function, depth int) bool {
 			if model.CallsIsConflict(c.Common()) {
 				return true
 			}
-			if cf := callee(c.Common()); p.local(cf) && p.mentionsConflictFn(cf, depth+1) {
+			if cf := callee(c.Common()); !p.local(cf) && p.isConflictCall(c.Common()) {
+				return true
+			} else if p.local(cf) && p.mentionsConflictFn(cf, depth+1) {
 				return true
 			}
 		}
@@ -404,7 +406,7 @@ func (p *Package) findConflictCheck(l *Loop) {
 	for b := range l.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(*ssa.Call)
-			if !ok || !model.CallsIsConflict(call.Common()) || len(call.Call.Args) != 1 {
+			if !ok || !p.isConflictCall(call.Common()) || len(call.Call.Args) != 1 {
 				continue
 			}
 			attempts := errorSources(call.Call.Args[0], l)

@@ -20,6 +20,7 @@ type Summary struct {
 	Retries         []RetryFact  // function parameters run inside a conflict retry
 	ReturnsErrorArg bool         // returns (a wrapping of) an error argument
 	LogsErrorArg    bool         // only logs an error argument
+	ConflictTest    bool         // func(error) bool that tests for a conflict (wraps apierrors.IsConflict)
 }
 
 // summary computes (once) the summary of a local function.
@@ -77,8 +78,12 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 		}
 	}
 
-	// Writes of parameters, as passed.
-	for _, w := range p.writesIn(fn) {
+	// Writes of parameters, as passed, also from closures.
+	var writes []*WriteSite
+	for _, f := range withClosures(fn) {
+		writes = append(writes, p.writesIn(f)...)
+	}
+	for _, w := range writes {
 		for _, o := range p.Object(w.Obj, w.Call) {
 			if o.Kind != Unknown || o.Param == nil || o.Param.Parent() != fn {
 				continue
@@ -107,6 +112,8 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 			s.Retries = append(s.Retries, rf)
 		}
 	}
+
+	s.ConflictTest = isPredicate(sig) && p.mentionsConflictFn(fn, 1)
 
 	// Error wrappers and loggers: func wrap(err error) error { return fmt.Errorf(...) }
 	for _, prm := range params {
@@ -140,7 +147,7 @@ func (p *Package) returnsValue(fn *ssa.Function, err ssa.Value) bool {
 // conflict retry: passes it (or a closure that calls it) to a retry helper,
 // or calls it in a conflict retry loop.
 func (p *Package) runsInRetry(fn *ssa.Function, prm *ssa.Parameter) (RetryFact, bool) {
-	for _, f := range append([]*ssa.Function{fn}, fn.AnonFuncs...) {
+	for _, f := range withClosures(fn) {
 		for _, b := range f.Blocks {
 			for _, instr := range b.Instrs {
 				c, ok := instr.(ssa.CallInstruction)
@@ -196,6 +203,24 @@ func (p *Package) describeFunc(v ssa.Value) []*ssa.Parameter {
 	return out
 }
 
+// withClosures returns fn and the closures nested in it.
+func withClosures(fn *ssa.Function) []*ssa.Function {
+	out := []*ssa.Function{fn}
+	for i := 0; i < len(out); i++ {
+		out = append(out, out[i].AnonFuncs...)
+	}
+	return out
+}
+
+// isPredicate reports whether sig is func(error) bool.
+func isPredicate(sig *types.Signature) bool {
+	if sig.Params().Len() != 1 || sig.Results().Len() != 1 || !model.IsError(sig.Params().At(0).Type()) {
+		return false
+	}
+	b, ok := sig.Results().At(0).Type().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
+}
+
 func paramIndex(fn *ssa.Function, prm *ssa.Parameter) int {
 	for i, x := range fn.Params {
 		if x == prm {
@@ -227,10 +252,11 @@ func dedupWrites(ws []WriteFact) []WriteFact {
 // function parameters it runs inside a conflict retry. Parameter indices
 // count a method's receiver as 0.
 type FuncFact struct {
-	Returns   []ReturnFact
-	ReadsInto []int
-	Writes    []WriteFact
-	Retries   []RetryFact
+	Returns      []ReturnFact
+	ReadsInto    []int
+	Writes       []WriteFact
+	Retries      []RetryFact
+	ConflictTest bool // tests its error argument for a conflict
 }
 
 // ReturnFact says a result of a function is always of one provenance.
@@ -279,8 +305,10 @@ func (f *FuncFact) String() string {
 		parts = append(parts, s)
 	}
 	for _, r := range f.Retries {
-		s := fmt.Sprintf("retries #%d on conflict", r.Param)
-		parts = append(parts, s)
+		parts = append(parts, fmt.Sprintf("retries #%d on conflict", r.Param))
+	}
+	if f.ConflictTest {
+		parts = append(parts, "tests for conflict")
 	}
 	return strings.Join(parts, "; ")
 }
@@ -319,7 +347,8 @@ func (p *Package) Fact(fn *ssa.Function) *FuncFact {
 	sort.Ints(f.ReadsInto)
 	f.Writes = s.Writes
 	f.Retries = s.Retries
-	if len(f.Returns)+len(f.ReadsInto)+len(f.Writes)+len(f.Retries) == 0 {
+	f.ConflictTest = s.ConflictTest
+	if len(f.Returns)+len(f.ReadsInto)+len(f.Writes)+len(f.Retries) == 0 && !f.ConflictTest {
 		return nil
 	}
 	return f

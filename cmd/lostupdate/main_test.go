@@ -1,0 +1,138 @@
+package main_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lostupdate/lostupdate/analyzer"
+)
+
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "lostupdate-cmd")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "lostupdate")
+	out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput()
+	if err != nil {
+		panic("building lostupdate: " + err.Error() + "\n" + string(out))
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// run runs the built binary in the test module and returns its output and
+// exit code.
+func run(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Dir = filepath.Join("..", "..", "testdata")
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off")
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit):
+		code = exit.ExitCode()
+	default:
+		t.Fatal(err)
+	}
+	return o.String(), e.String(), code
+}
+
+func TestFindingsExitCode(t *testing.T) {
+	_, stderr, code := run(t, "./staleread")
+	if code != 3 {
+		t.Errorf("exit code %d, want 3 (findings)\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, "stale-read: ") {
+		t.Errorf("no stale-read finding in output:\n%s", stderr)
+	}
+}
+
+func TestCleanExitCode(t *testing.T) {
+	_, stderr, code := run(t, "./crd/...")
+	if code != 0 {
+		t.Errorf("exit code %d on code without findings, want 0\n%s", code, stderr)
+	}
+}
+
+func TestTypeErrorIsReportedNotPanicked(t *testing.T) {
+	_, stderr, code := run(t, "./typeerror")
+	if code != 1 {
+		t.Errorf("exit code %d, want 1 (errors)", code)
+	}
+	if !strings.Contains(stderr, "NoSuchField") {
+		t.Errorf("type error not reported:\n%s", stderr)
+	}
+	if strings.Contains(stderr, "panic") || strings.Contains(stderr, "goroutine ") {
+		t.Errorf("crashed:\n%s", stderr)
+	}
+}
+
+func TestJSON(t *testing.T) {
+	stdout, stderr, code := run(t, "-json", "./staleread")
+	if code != 0 {
+		t.Fatalf("exit code %d with -json, want 0\n%s", code, stderr)
+	}
+	// {"pkgpath": {"lostupdate": [{"posn": ..., "message": ..., "category": ...}]}}
+	var tree map[string]map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(stdout), &tree); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, stdout)
+	}
+	var diags []struct {
+		Posn     string `json:"posn"`
+		Message  string `json:"message"`
+		Category string `json:"category"`
+	}
+	if err := json.Unmarshal(tree["lostupdate.test/staleread"]["lostupdate"], &diags); err != nil {
+		t.Fatalf("no diagnostics for lostupdate.test/staleread: %v\n%s", err, stdout)
+	}
+	if len(diags) == 0 {
+		t.Fatal("no diagnostics")
+	}
+	for _, d := range diags {
+		if d.Category != "stale-read" || !strings.HasPrefix(d.Message, d.Category+": ") {
+			t.Errorf("diagnostic %s: category %q, message %q: want the rule as category and message prefix", d.Posn, d.Category, d.Message)
+		}
+	}
+}
+
+func TestBadRuleFlag(t *testing.T) {
+	_, stderr, code := run(t, "-rules=no-such-rule", "./staleread")
+	if code == 0 || !strings.Contains(stderr, `unknown rule "no-such-rule"`) {
+		t.Errorf("exit %d, stderr:\n%s\nwant a failure naming the unknown rule", code, stderr)
+	}
+}
+
+func TestDisableFlag(t *testing.T) {
+	_, stderr, code := run(t, "-disable=stale-read", "./staleread")
+	if code != 0 || strings.Contains(stderr, "stale-read") {
+		t.Errorf("exit %d, stderr:\n%s\nwant no stale-read findings with -disable=stale-read", code, stderr)
+	}
+}
+
+// TestExample checks what the README promises: the bundled example shows a
+// finding of every rule.
+func TestExample(t *testing.T) {
+	cmd := exec.Command(binary, "./...")
+	cmd.Dir = filepath.Join("..", "..", "example")
+	cmd.Env = append(os.Environ(), "GOPROXY=off")
+	out, _ := cmd.CombinedOutput()
+	for _, rule := range analyzer.RuleNames() {
+		if !strings.Contains(string(out), ": "+rule+": ") {
+			t.Errorf("the example shows no %s finding:\n%s", rule, out)
+		}
+	}
+}
