@@ -14,6 +14,10 @@ type Config struct {
 	Rules []string
 	// Disable are rules not to run, by name.
 	Disable []string
+	// StrictPatch makes unconditional-patch report every patch that is not
+	// Server-Side Apply and carries no precondition, not only
+	// read-modify-write patches.
+	StrictPatch bool
 	// RetryHelpers are the full names of the user's own conflict-retry
 	// helpers, as types.Func.FullName spells them
 	// ("example.com/pkg/kube.RetryOnConflict", "(*example.com/pkg.Client).Retry"):
@@ -104,6 +108,8 @@ func (c *Config) bindFlags(fs *flag.FlagSet) {
 		"comma-separated rules to run (default: all): "+strings.Join(RuleNames(), ", "))
 	fs.Var(&listFlag{list: &c.Disable, check: checkRules}, "disable",
 		"comma-separated rules not to run")
+	fs.BoolVar(&c.StrictPatch, "strict-patch", c.StrictPatch,
+		"unconditional-patch: report every non-apply patch without a precondition")
 	fs.Var(&listFlag{list: &c.RetryHelpers, check: validFuncName}, "retry-helpers",
 		"comma-separated full names of your own conflict-retry helpers, e.g. example.com/kube.Retry")
 	fs.Var(&listFlag{list: &c.SafeWriters, check: validFuncName}, "safe-writers",

@@ -95,6 +95,124 @@ object on every attempt, so the retry keeps failing. Reported at the read.
 	_, err = pods.Update(ctx, pod, metav1.UpdateOptions{})
 
 Fix: drop ResourceVersion "0" when the object will be written; inside a
-retry, re-read with a client Get, not from the cache.
+retry, re-read with a client Get, not from the cache. A suggested fix drops
+ResourceVersion "0".
+
+# Rule unconditional-patch
+
+A read-modify-write Patch without a precondition.
+
+A patch computed from an earlier read of the object, sent without a
+precondition, overwrites what changed since: a merge patch replaces a whole
+list, so a finalizer, owner reference or condition another writer added in
+between is lost; a JSON patch that addresses an array element by index, or
+replaces a value read earlier, hits whatever is there now. Covered:
+controller-runtime client.MergeFrom and client.StrategicMergeFrom (and
+jsonpatch.CreateMergePatch, strategicpatch.CreateTwoWayMergePatch) where a
+list field changes between the snapshot and the patch (append,
+controllerutil.AddFinalizer/RemoveFinalizer, meta.SetStatusCondition,
+SetOwnerReference, ...) or a patched value is computed from the object;
+JSON patches without a test op that index arrays or replace read values;
+merge patch bodies carrying a list or value computed from a read object
+without metadata.resourceVersion. A blind patch of constant values (set a
+label, add a finalizer with a JSON patch add at /-) is not a
+read-modify-write and is not reported, nor is Server-Side Apply. With
+-strict-patch every non-apply patch without a precondition is reported.
+Reported at the Patch call.
+
+	patch := client.MergeFrom(obj.DeepCopy())
+	controllerutil.AddFinalizer(obj, "example.com/cleanup")
+	err := r.Patch(ctx, obj, patch)
+
+Fix: add a precondition: client.MergeFromWithOptions(base,
+client.MergeFromWithOptimisticLock{}) (a suggested fix does this for
+MergeFrom and StrategicMergeFrom), a test op in a JSON patch, or
+metadata.resourceVersion in a merge patch; then retry on conflict.
+
+# Rule opaque-rv
+
+Code that treats a resourceVersion as a number or an ordered value.
+
+resourceVersions are opaque strings: clients may compare two versions of
+the same resource for equality, nothing more. Parsing one (strconv.ParseInt,
+Atoi, fmt.Sscan, big.Int.SetString), ordering versions (<, >,
+strings.Compare, sorting, max/min), doing arithmetic on them, or comparing
+versions of two different resource types is wrong: string order is not
+numeric order, and aggregated API servers may serve versions that are not
+integers at all. Sources: ObjectMeta.ResourceVersion,
+ListMeta.ResourceVersion, GetResourceVersion(), watch bookmarks, followed
+through variables, fields and helpers. Reported at the parse or the
+comparison.
+
+	if newObj.GetResourceVersion() > cached.GetResourceVersion() {
+		c.cache[key] = newObj
+	}
+
+Fix: compare for equality when that is all you need. To order two versions
+of the same resource, use
+k8s.io/apimachinery/pkg/util/resourceversion.CompareResourceVersion(a, b)
+(apimachinery v0.35 and later) and handle its error, which it returns for
+versions that are not well-formed integers.
+
+# Rule apply-retry
+
+A Server-Side Apply inside a conflict retry.
+
+A 409 from Server-Side Apply is a field-ownership conflict (another field
+manager owns a field you set), not a stale resourceVersion: re-reading and
+retrying does not clear it, so the retry only repeats the failure. Covered:
+typed Apply/ApplyStatus, Patch with types.ApplyPatchType, controller-runtime
+client.Apply patches and the Apply method. Reported at the apply call.
+
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		_, err := cs.AppsV1().Deployments(ns).Apply(ctx, cfg, metav1.ApplyOptions{FieldManager: "op"})
+		return err
+	})
+
+Fix: do not retry Server-Side Apply on conflict. Resolve the ownership:
+stop setting fields another manager owns, or apply with Force if this
+manager should take them over.
+
+# Rule unbounded-retry
+
+A hand-written conflict retry that can spin forever on a hot object.
+
+A loop that retries on apierrors.IsConflict with no attempt bound and no
+deadline, or with no backoff between attempts, or a wait poll without a
+timeout whose condition retries conflicts, can hammer the API server or
+hang a worker indefinitely under contention. Reported at the write call
+inside the loop.
+
+	for {
+		obj, err := c.Get(ctx, name, metav1.GetOptions{})
+		...
+		if _, err = c.Update(ctx, obj, metav1.UpdateOptions{}); apierrors.IsConflict(err) {
+			continue
+		}
+		return err
+	}
+
+Fix: use retry.RetryOnConflict(retry.DefaultRetry, fn), which bounds the
+attempts and backs off exponentially, or bound the loop and sleep with
+backoff between attempts.
+
+# Rule test-op-retry
+
+A JSON patch guarded by a test op, retried only on conflict.
+
+A failed test op is answered with 422 Unprocessable Entity
+(apierrors.IsInvalid), not 409 Conflict, so retry.RetryOnConflict (or any
+retry whose predicate is only apierrors.IsConflict) never runs again and the
+first failure is final. Reported at the Patch call.
+
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		patch := fmt.Sprintf(`[{"op":"test","path":"/metadata/resourceVersion","value":%q},{"op":"replace","path":"/spec/replicas","value":3}]`, rv)
+		_, err := c.Patch(ctx, name, types.JSONPatchType, []byte(patch), metav1.PatchOptions{})
+		return err
+	})
+
+Fix: retry on the 422 of a failed test as well (retry.OnError with a
+predicate that accepts apierrors.IsInvalid), re-reading the object each
+time.
 */
 package analyzer

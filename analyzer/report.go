@@ -42,6 +42,9 @@ func (ck *checker) report(rule string, pos, end token.Pos, msg string, related [
 		return
 	}
 	ck.reported[key] = true
+	if ck.suppressed(rule, pos) {
+		return
+	}
 	ck.pass.Report(analysis.Diagnostic{
 		Pos:            pos,
 		End:            end,

@@ -18,6 +18,11 @@ var rules = []rule{
 	{"stale-retry", checkStaleRetry},
 	{"missing-retry", checkMissingRetry},
 	{"stale-read", checkStaleRead},
+	{"unconditional-patch", checkUnconditionalPatch},
+	{"opaque-rv", checkOpaqueRV},
+	{"apply-retry", checkApplyRetry},
+	{"unbounded-retry", checkUnboundedRetry},
+	{"test-op-retry", checkTestOpRetry},
 }
 
 func ruleByName(name string) *rule {

@@ -1,0 +1,4 @@
+package analyzer
+
+// checkApplyRetry is not written yet.
+func checkApplyRetry(ck *checker) {}

@@ -1,0 +1,4 @@
+package analyzer
+
+// checkOpaqueRV is not written yet.
+func checkOpaqueRV(ck *checker) {}

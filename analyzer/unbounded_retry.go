@@ -1,0 +1,4 @@
+package analyzer
+
+// checkUnboundedRetry is not written yet.
+func checkUnboundedRetry(ck *checker) {}
