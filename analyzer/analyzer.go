@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lostupdate/lostupdate/analyzer/internal/flow"
+	"github.com/lostupdate/lostupdate/analyzer/internal/rv"
 	"github.com/lostupdate/lostupdate/analyzer/internal/ssabuild"
 )
 
@@ -42,7 +43,7 @@ func New(cfg Config) (*analysis.Analyzer, error) {
 		Doc:       analyzerDoc(),
 		URL:       "https://github.com/lostupdate/lostupdate#rules",
 		Run:       c.run,
-		FactTypes: []analysis.Fact{new(flow.FuncFact), new(packageFact)},
+		FactTypes: []analysis.Fact{new(flow.FuncFact), new(packageFact), new(rv.FuncFact), new(rv.FieldFact)},
 	}
 	c.bindFlags(&a.Flags)
 	return a, nil
@@ -94,7 +95,7 @@ func inScope(pass *analysis.Pass) bool {
 
 func (c *Config) run(pass *analysis.Pass) (_ any, err error) {
 	if !inScope(pass) {
-		return nil, nil
+		return nil, c.runOpaqueRVOutOfScope(pass)
 	}
 	ssapkg, funcs, err := ssabuild.Build(pass.Fset, pass.Pkg, pass.Files, pass.TypesInfo)
 	if err != nil {
@@ -126,6 +127,7 @@ func (c *Config) run(pass *analysis.Pass) (_ any, err error) {
 			r.check(ck)
 		}
 	}
+	ck.checkDirectives()
 	return nil, nil
 }
 

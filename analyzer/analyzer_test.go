@@ -56,3 +56,57 @@ func TestFacts(t *testing.T) {
 func TestCrossPackage(t *testing.T) {
 	analysistest.Run(t, testdata, analyzer.Analyzer, "./factsuser")
 }
+
+// TestSuppress checks the suppression directives: //nolint (as golangci-lint
+// spells and scopes it) and //lostupdate:ignore, the report of directives
+// that suppress nothing, and the plugin's mode, which leaves //nolint to
+// golangci-lint and omits related information.
+func TestSuppress(t *testing.T) {
+	newAnalyzer := func(cfg analyzer.Config) *analysis.Analyzer {
+		a, err := analyzer.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	t.Run("directives", func(t *testing.T) {
+		results := analysistest.Run(t, testdata, analyzer.Analyzer, "./suppress")
+		// Related information is kept outside the plugin.
+		related := 0
+		for _, r := range results {
+			for _, d := range r.Diagnostics {
+				related += len(d.Related)
+			}
+		}
+		if related == 0 {
+			t.Error("no diagnostic has related information; want the read of the stale-retry finding")
+		}
+	})
+	t.Run("unused", func(t *testing.T) {
+		analysistest.Run(t, testdata, newAnalyzer(analyzer.Config{ReportUnusedDirectives: true}), "./suppress/unused")
+	})
+	t.Run("disabled rule", func(t *testing.T) {
+		analysistest.Run(t, testdata, newAnalyzer(analyzer.Config{ReportUnusedDirectives: true, Disable: []string{"stale-read"}}), "./suppress/disabled")
+	})
+	t.Run("plugin mode", func(t *testing.T) {
+		a := newAnalyzer(analyzer.Config{ReportUnusedDirectives: true, NolintByDriver: true, OmitRelated: true})
+		for _, r := range analysistest.Run(t, testdata, a, "./suppress/driver") {
+			for _, d := range r.Diagnostics {
+				if len(d.Related) > 0 {
+					t.Errorf("%s: related information with OmitRelated: %v", d.Message, d.Related)
+				}
+			}
+		}
+	})
+}
+
+// TestOpaqueRV runs opaque-rv on code that parses and orders
+// resourceVersions, the idioms that must stay silent, helpers in other
+// packages (with their facts) and the mechanical suggested fix.
+func TestOpaqueRV(t *testing.T) {
+	a, err := analyzer.New(analyzer.Config{Rules: []string{"opaque-rv"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.RunWithSuggestedFixes(t, testdata, a, "./opaquerv/...")
+}

@@ -29,6 +29,23 @@ type Config struct {
 	// be safe (they retry or precondition on their own): calls of them are
 	// not treated as writes, and nothing inside them is reported.
 	SafeWriters []string
+	// ReportUnusedDirectives reports suppression directives
+	// (//nolint:lostupdate, //lostupdate:ignore) that suppress no finding,
+	// under the category "unused-directive", so that stale ones get removed.
+	// A directive is only reported when every rule it covers runs.
+	ReportUnusedDirectives bool
+	// NolintByDriver leaves //nolint directives to the driver that runs the
+	// Analyzer: golangci-lint drops the issues under them itself, and its
+	// nolintlint reports the ones that match no issue, which it could not
+	// if the Analyzer had already dropped the findings. //lostupdate:ignore
+	// directives are still applied. Set by the golangci-lint plugin; no flag.
+	NolintByDriver bool
+	// OmitRelated reports findings without their related information.
+	// golangci-lint turns each related location into an issue of its own,
+	// which a //nolint on the finding does not cover and which can hide
+	// another linter's issue on the same line. Set by the golangci-lint
+	// plugin; no flag.
+	OmitRelated bool
 }
 
 // Validate reports the first problem with a configuration, naming the field.
@@ -114,6 +131,8 @@ func (c *Config) bindFlags(fs *flag.FlagSet) {
 		"comma-separated full names of your own conflict-retry helpers, e.g. example.com/kube.Retry")
 	fs.Var(&listFlag{list: &c.SafeWriters, check: validFuncName}, "safe-writers",
 		"comma-separated full names of write wrappers known to be safe, e.g. (*example.com/kube.Client).SafeUpdate")
+	fs.BoolVar(&c.ReportUnusedDirectives, "report-unused-directives", c.ReportUnusedDirectives,
+		"report //nolint:lostupdate and //lostupdate:ignore directives that suppress no finding")
 }
 
 func checkRules(name string) error {

@@ -134,15 +134,23 @@ metadata.resourceVersion in a merge patch; then retry on conflict.
 Code that treats a resourceVersion as a number or an ordered value.
 
 resourceVersions are opaque strings: clients may compare two versions of
-the same resource for equality, nothing more. Parsing one (strconv.ParseInt,
-Atoi, fmt.Sscan, big.Int.SetString), ordering versions (<, >,
-strings.Compare, sorting, max/min), doing arithmetic on them, or comparing
-versions of two different resource types is wrong: string order is not
-numeric order, and aggregated API servers may serve versions that are not
-integers at all. Sources: ObjectMeta.ResourceVersion,
-ListMeta.ResourceVersion, GetResourceVersion(), watch bookmarks, followed
-through variables, fields and helpers. Reported at the parse or the
-comparison.
+the same resource for equality, nothing more. Parsing one (strconv.Atoi,
+ParseInt, ParseUint, ParseFloat, fmt.Sscan, big.Int.SetString), ordering
+versions (<, >, strings.Compare, cmp.Compare, sorting, slices.Max, max and
+min), or comparing versions of two different resource types is wrong:
+string order is not numeric order, and aggregated API servers may serve
+versions that are not integers at all. Sources: the ResourceVersion of
+ObjectMeta, ListMeta and the list options, GetResourceVersion(),
+LastSyncResourceVersion(), watch events and bookmarks, strings named like
+a version (rv, lastResourceVersion), followed through variables, fields,
+maps, slices, channels, parameters and results, also into and out of
+helpers in other packages. Reported once per flow: at the parse (two
+parses whose numbers are compared are one finding), the comparison, or the
+call of another package's helper that parses or orders the version it is
+given. Equality, and a version carried as an opaque string (options,
+preconditions, keys, logs), are fine. A package that issues versions
+itself (it stores numbers it formats as resourceVersions, or implements API
+server storage) may parse them and is not reported.
 
 	if newObj.GetResourceVersion() > cached.GetResourceVersion() {
 		c.cache[key] = newObj
@@ -152,7 +160,9 @@ Fix: compare for equality when that is all you need. To order two versions
 of the same resource, use
 k8s.io/apimachinery/pkg/util/resourceversion.CompareResourceVersion(a, b)
 (apimachinery v0.35 and later) and handle its error, which it returns for
-versions that are not well-formed integers.
+versions that are not well-formed integers; its error dropped is reported
+too. Two strconv parses followed by one comparison get a suggested fix
+that does this.
 
 # Rule apply-retry
 

@@ -22,6 +22,9 @@ type checker struct {
 	reported map[string]bool
 	current  *ssa.Function // the function being looked at, for internal errors
 	writes   []*flow.WriteSite
+	// directives are the package's suppression directives (see ignore.go),
+	// indexed on first use.
+	directives *directiveIndex
 }
 
 // writeSites returns the write sites of the package (computed once).
@@ -44,6 +47,9 @@ func (ck *checker) report(rule string, pos, end token.Pos, msg string, related [
 	ck.reported[key] = true
 	if ck.suppressed(rule, pos) {
 		return
+	}
+	if ck.cfg.OmitRelated {
+		related = nil
 	}
 	ck.pass.Report(analysis.Diagnostic{
 		Pos:            pos,
