@@ -218,7 +218,8 @@ func (p *Package) taint(err ssa.Value) *errTaint {
 					t.sinks = append(t.sinks, x)
 					t.handled = true
 				default:
-					if fn := callee(c); p.local(fn) {
+					fn := callee(c)
+					if p.local(fn) {
 						// A local function that returns what it is given is a wrapper.
 						if call, ok := x.(*ssa.Call); ok && p.summary(fn).ReturnsErrorArg {
 							push(call)
@@ -228,6 +229,15 @@ func (p *Package) taint(err ssa.Value) *errTaint {
 							t.logged = true
 							continue
 						}
+					} else if obj := funcObject(fn); obj != nil && p.facts != nil {
+						if ff := p.facts.FuncFact(obj); ff != nil && ff.LogsErrors {
+							t.logged = true
+							continue
+						}
+					}
+					if loggerShape(c, v) {
+						t.logged = true
+						continue
 					}
 					t.sinks = append(t.sinks, x)
 					t.handled = true
@@ -338,4 +348,21 @@ func errorResult(sig *types.Signature) int {
 		return res.Len() - 1
 	}
 	return -1
+}
+
+// loggerShape reports whether a call looks like a logging or printing
+// helper given the error among its variadic ...any arguments: a function
+// such as Errorf(format string, args ...any) that returns nothing cannot hand
+// the error on.
+func loggerShape(c *ssa.CallCommon, arg ssa.Value) bool {
+	sig := c.Signature()
+	if !sig.Variadic() || sig.Results().Len() != 0 || len(c.Args) == 0 || c.Args[len(c.Args)-1] != arg {
+		return false
+	}
+	sl, ok := sig.Params().At(sig.Params().Len() - 1).Type().(*types.Slice)
+	if !ok {
+		return false
+	}
+	iface, ok := sl.Elem().Underlying().(*types.Interface)
+	return ok && iface.Empty()
 }

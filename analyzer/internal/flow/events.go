@@ -1,7 +1,9 @@
 package flow
 
 import (
+	"go/constant"
 	"go/token"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -208,7 +210,7 @@ func (p *Package) nestedRVEvent(c ssa.CallInstruction, m ssa.Value) *event {
 }
 
 // variadicConsts returns the values stored into the array behind a variadic
-// argument.
+// argument, in order.
 func variadicConsts(v ssa.Value) []ssa.Value {
 	sl, ok := v.(*ssa.Slice)
 	if !ok {
@@ -218,16 +220,31 @@ func variadicConsts(v ssa.Value) []ssa.Value {
 	if !ok {
 		return nil
 	}
-	var vals []ssa.Value
+	byIndex := map[int64]ssa.Value{}
+	var max int64 = -1
 	for _, r := range *arr.Referrers() {
 		ia, ok := r.(*ssa.IndexAddr)
 		if !ok {
 			continue
 		}
+		c, ok := ia.Index.(*ssa.Const)
+		if !ok || c.Value == nil {
+			continue
+		}
+		i, _ := constant.Int64Val(c.Value)
 		for _, rr := range *ia.Referrers() {
 			if st, ok := rr.(*ssa.Store); ok && st.Addr == ia {
-				vals = append(vals, strip(st.Val))
+				byIndex[i] = strip(st.Val)
+				if i > max {
+					max = i
+				}
 			}
+		}
+	}
+	var vals []ssa.Value
+	for i := int64(0); i <= max; i++ {
+		if v, ok := byIndex[i]; ok {
+			vals = append(vals, v)
 		}
 	}
 	return vals
@@ -347,7 +364,7 @@ func (p *Package) callEvent(call ssa.CallInstruction, a ssa.Value) *event {
 		case mc.Client == model.ControllerRuntime && (mc.Op == model.OpCreate || mc.Op == model.OpUpdate || mc.Op == model.OpPatch):
 			// controller-runtime fills the object in with the server's
 			// state, new resourceVersion included, when the write succeeds.
-			return &event{kind: evFill, instr: call, origin: Origin{Kind: Read, Site: call}}
+			return &event{kind: evFill, instr: call, origin: Origin{Kind: Read, Site: call}, onSuccess: true}
 		}
 		return nil
 	}
@@ -391,14 +408,23 @@ func (p *Package) callEvent(call ssa.CallInstruction, a ssa.Value) *event {
 	if pi < 0 {
 		return nil
 	}
+	var readsInto bool
+	var sets, clears []int
 	if p.local(fn) {
-		if p.summary(fn).ReadsInto[pi] {
-			return &event{kind: evFill, instr: call, origin: Origin{Kind: Read, Site: call, Via: funcObject(fn)}}
-		}
+		s := p.summary(fn)
+		readsInto, sets, clears = s.ReadsInto[pi], s.SetsRV, s.ClearsRV
 	} else if obj := funcObject(fn); obj != nil && p.facts != nil {
-		if ff := p.facts.FuncFact(obj); ff != nil && ff.readsInto(pi) {
-			return &event{kind: evFill, instr: call, origin: Origin{Kind: Read, Site: call, Via: obj}}
+		if ff := p.facts.FuncFact(obj); ff != nil {
+			readsInto, sets, clears = ff.readsInto(pi), ff.SetsRV, ff.ClearsRV
 		}
+	}
+	switch {
+	case readsInto:
+		return &event{kind: evFill, instr: call, origin: Origin{Kind: Read, Site: call, Via: funcObject(fn)}}
+	case slices.Contains(sets, pi):
+		return &event{kind: evSetRV, instr: call}
+	case slices.Contains(clears, pi):
+		return &event{kind: evClear, instr: call}
 	}
 	return nil
 }
@@ -410,10 +436,13 @@ func (p *Package) Object(v ssa.Value, at ssa.Instruction) []Origin {
 }
 
 func (p *Package) objectAt(v ssa.Value, at ssa.Instruction, depth int) []Origin {
+	if v == nil {
+		return nil
+	}
 	info := p.describe(v)
 	var evs []*event
 	for _, e := range info.events {
-		if e.instr != at && p.mayReach(e.instr, at) {
+		if e.instr != at && p.mayReach(e.instr, at) && (!e.onSuccess || p.afterSuccess(e.instr, at)) {
 			evs = append(evs, e)
 		}
 	}
@@ -473,3 +502,35 @@ func allNoRV(os []Origin) bool {
 // AllNoResourceVersion reports whether an object certainly carries no
 // resourceVersion from a read: every origin is constructed or cleared.
 func AllNoResourceVersion(os []Origin) bool { return allNoRV(os) }
+
+// afterSuccess reports whether at can run only after call succeeded: call's
+// error is checked against nil and at is dominated by the branch where it is
+// nil. Without such a check, or across functions, it says yes.
+func (p *Package) afterSuccess(call ssa.Instruction, at ssa.Instruction) bool {
+	c, ok := call.(*ssa.Call)
+	if !ok || at.Parent() != c.Parent() {
+		return true
+	}
+	for _, r := range *c.Referrers() {
+		bin, ok := r.(*ssa.BinOp)
+		if !ok || (!isNil(bin.X) && !isNil(bin.Y)) {
+			continue
+		}
+		for _, rr := range *bin.Referrers() {
+			iff, ok := rr.(*ssa.If)
+			if !ok {
+				continue
+			}
+			failure := failureSuccessor(iff)
+			if failure == nil {
+				continue
+			}
+			success := iff.Block().Succs[0]
+			if success == failure {
+				success = iff.Block().Succs[1]
+			}
+			return success.Dominates(at.Block())
+		}
+	}
+	return true
+}

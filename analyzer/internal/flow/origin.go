@@ -71,6 +71,9 @@ type event struct {
 	instr  ssa.Instruction
 	src    ssa.Value // evFill from a value: the object copied in
 	origin Origin    // evFill without src: the origin filled in
+	// onSuccess: the event happens only if the call succeeds (a
+	// controller-runtime write fills the object in with the server's state).
+	onSuccess bool
 }
 
 func (p *Package) merge(dst *objInfo, src *objInfo) {

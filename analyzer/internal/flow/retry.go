@@ -20,6 +20,7 @@ type Retry struct {
 	Bounded      bool                // attempts or time are bounded
 	Backoff      bool                // waits between attempts
 	Via          *types.Func         // the user's helper that runs the function in a retry
+	Ctx          ssa.Value           // the context whose deadline bounds an otherwise unbounded poll
 }
 
 // Pos is where the retry is.
@@ -50,6 +51,8 @@ type Loop struct {
 	Conflict *ssa.Call
 	// Attempts are the calls whose error the conflict check tests.
 	Attempts []ssa.CallInstruction
+	// AlsoInvalid is true when the loop also retries on apierrors.IsInvalid.
+	AlsoInvalid bool
 	// Iterates is true for a loop over a collection (range over a slice or a
 	// map): going round again moves to the next element, it is not a retry.
 	Iterates bool
@@ -68,38 +71,65 @@ func (p *Package) RetryOf(instr ssa.Instruction) *Retry {
 	fn := instr.Parent()
 	for _, l := range p.Loops(fn) {
 		if l.Conflict != nil && !l.Iterates && l.Blocks[instr.Block()] {
-			return &Retry{Loop: l, Name: "a retry loop", ConflictOnly: true, Bounded: l.bounded(), Backoff: l.backoff()}
+			return &Retry{Loop: l, Name: "a retry loop", ConflictOnly: !l.AlsoInvalid, Bounded: l.bounded(), Backoff: l.backoff()}
 		}
 	}
 	for f := fn; f != nil; f = f.Parent() {
-		if r, ok := p.retried[f]; ok {
+		if r := p.Retried(f); r != nil {
 			return r
 		}
 	}
 	return nil
 }
 
-// Retried returns the retry a function is run by, if any.
-func (p *Package) Retried(fn *ssa.Function) *Retry { return p.retried[fn] }
+// funcArg is a call that passes a function value as its argument index.
+type funcArg struct {
+	call  ssa.CallInstruction
+	index int // counted without the receiver
+}
 
-// findRetried finds the functions passed to conflict retry helpers: the
-// model's (RetryOnConflict, OnError, wait.*), the user's configured ones, and
-// helpers whose summary or fact says they retry a function argument.
-func (p *Package) findRetried() map[*ssa.Function]*Retry {
-	out := map[*ssa.Function]*Retry{}
+// indexFuncArgs finds, for every function value passed to a call, the call
+// and the argument.
+func (p *Package) indexFuncArgs() map[*ssa.Function][]funcArg {
+	out := map[*ssa.Function][]funcArg{}
 	for call := range p.calls {
-		c := call.Common()
-		for _, r := range p.retriesOfCall(call) {
-			for _, fn := range p.funcValues(model.Arg(c, r.argIndex)) {
-				if _, ok := out[fn]; !ok {
-					rr := r.Retry
-					rr.Fn = fn
-					out[fn] = &rr
-				}
+		for i, arg := range model.Args(call.Common()) {
+			if _, ok := arg.Type().Underlying().(*types.Signature); !ok {
+				continue
+			}
+			for _, fn := range p.funcValues(arg) {
+				out[fn] = append(out[fn], funcArg{call, i})
 			}
 		}
 	}
 	return out
+}
+
+// Retried returns the conflict retry that runs a function (passed to a
+// retry helper: the model's RetryOnConflict, OnError and wait.*, the user's
+// configured ones, and helpers whose summary or fact says they retry a
+// function argument), or nil.
+func (p *Package) Retried(fn *ssa.Function) *Retry {
+	if r, ok := p.retried[fn]; ok {
+		return r
+	}
+	p.retried[fn] = nil // while computing: a cycle finds no retry
+	var found *Retry
+	for _, use := range p.funcArgs[fn] {
+		for _, r := range p.retriesOfCall(use.call) {
+			if r.argIndex == use.index {
+				rr := r.Retry
+				rr.Fn = fn
+				found = &rr
+				break
+			}
+		}
+		if found != nil {
+			break
+		}
+	}
+	p.retried[fn] = found
+	return found
 }
 
 type callRetry struct {
@@ -112,6 +142,9 @@ func (p *Package) retriesOfCall(call ssa.CallInstruction) []callRetry {
 	c := call.Common()
 	if f, ok := model.FuncOf(c); ok && f.Kind == model.FuncRetry {
 		r := Retry{Call: call, Name: shortName(model.CalleeName(c)), Bounded: f.Bounded, Backoff: f.Backoff}
+		if f.Ctx >= 0 {
+			r.Ctx = model.Arg(c, f.Ctx)
+		}
 		switch f.Retries {
 		case model.RetriesConflict:
 			r.ConflictOnly = true
@@ -123,10 +156,15 @@ func (p *Package) retriesOfCall(call ssa.CallInstruction) []callRetry {
 			}
 			r.ConflictOnly = only
 		case model.RetriesByCond:
-			if !p.mentionsConflict(model.Arg(c, f.Fn), 0) {
+			cond := model.Arg(c, f.Fn)
+			switch {
+			case p.mentionsConflict(cond, 0):
+				r.ConflictOnly = !p.mentionsInvalid(cond)
+			case p.retriesEveryError(cond):
+				// (false, nil) on every failure: conflicts are retried too.
+			default:
 				return nil
 			}
-			r.ConflictOnly = true
 		}
 		return []callRetry{{r, f.Fn}}
 	}
@@ -369,9 +407,11 @@ func iterates(l *Loop) bool {
 		for _, instr := range b.Instrs {
 			switch x := instr.(type) {
 			case *ssa.Next:
-				return true
+				if b == l.Header {
+					return true
+				}
 			case *ssa.UnOp:
-				if x.Op == token.ARROW {
+				if x.Op == token.ARROW && b == l.Header {
 					return true
 				}
 			case *ssa.IndexAddr:
@@ -422,6 +462,7 @@ func (p *Package) findConflictCheck(l *Loop) {
 			}
 			l.Conflict = call
 			l.Attempts = attempts
+			l.AlsoInvalid = loopCallsInvalid(l)
 			return
 		}
 	}
@@ -550,4 +591,122 @@ func (l *Loop) backoff() bool {
 		}
 	}
 	return false
+}
+
+// loopCallsInvalid reports whether a loop tests an error with
+// apierrors.IsInvalid (a retry of a failed JSON patch test).
+func loopCallsInvalid(l *Loop) bool {
+	for b := range l.Blocks {
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(ssa.CallInstruction); ok && model.CalleeName(c.Common()) == model.APIErrors+".IsInvalid" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mentionsInvalid reports whether a function value tests for 422 Invalid.
+func (p *Package) mentionsInvalid(v ssa.Value) bool {
+	for _, fn := range p.funcValues(v) {
+		for _, f := range withClosures(fn) {
+			for _, b := range f.Blocks {
+				for _, instr := range b.Instrs {
+					if c, ok := instr.(ssa.CallInstruction); ok && model.CalleeName(c.Common()) == model.APIErrors+".IsInvalid" {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// BoundedByContext reports whether a poll bounded only by its context is
+// given one with a deadline, or one the analysis cannot see (a parameter):
+// only a context.Background or context.TODO is certainly unbounded.
+func (p *Package) BoundedByContext(r *Retry) bool {
+	if r.Ctx == nil {
+		return false
+	}
+	seen := map[ssa.Value]bool{}
+	var walk func(v ssa.Value) bool
+	walk = func(v ssa.Value) bool {
+		v = strip(v)
+		if seen[v] {
+			return true
+		}
+		seen[v] = true
+		switch x := v.(type) {
+		case *ssa.Call:
+			switch model.CalleeName(x.Common()) {
+			case "context.Background", "context.TODO":
+				return false
+			}
+			return true
+		case *ssa.Extract:
+			if c, ok := x.Tuple.(*ssa.Call); ok {
+				switch model.CalleeName(c.Common()) {
+				case "context.WithTimeout", "context.WithDeadline", "context.WithTimeoutCause", "context.WithDeadlineCause":
+					return true
+				case "context.WithCancel", "context.WithCancelCause":
+					return walk(c.Call.Args[0])
+				}
+			}
+			return true
+		case *ssa.UnOp:
+			if isVariable(x.X) {
+				for _, sv := range p.storedValues(root(x.X, p)) {
+					if !walk(sv) {
+						return false
+					}
+				}
+			}
+			return true
+		case *ssa.FreeVar:
+			if b, ok := p.bindings[x]; ok {
+				return walk(b)
+			}
+		case *ssa.Phi:
+			for _, e := range x.Edges {
+				if !walk(e) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return walk(r.Ctx)
+}
+
+// MentionsInvalid reports whether a function (or its closures) tests an
+// error with apierrors.IsInvalid.
+func (p *Package) MentionsInvalid(fn *ssa.Function) bool { return p.mentionsInvalid(fn) }
+
+// retriesEveryError reports whether a wait condition never gives up with an
+// error: every return has a nil error, and some return false (try again).
+func (p *Package) retriesEveryError(v ssa.Value) bool {
+	fns := p.funcValues(v)
+	if len(fns) == 0 {
+		return false
+	}
+	for _, fn := range fns {
+		again := false
+		for _, b := range fn.Blocks {
+			ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+			if !ok || len(ret.Results) != 2 {
+				continue
+			}
+			if !isNil(ret.Results[1]) {
+				return false
+			}
+			if c, ok := ret.Results[0].(*ssa.Const); ok && c.Value != nil && c.Value.String() == "false" {
+				again = true
+			}
+		}
+		if !again {
+			return false
+		}
+	}
+	return true
 }

@@ -1,7 +1,9 @@
 package flow
 
 import (
+	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -59,7 +61,7 @@ func outermost(fn *ssa.Function) *ssa.Function {
 func (p *Package) writeSites(call ssa.CallInstruction) []*WriteSite {
 	c := call.Common()
 	if mc, ok := classify(c); ok {
-		if !mc.Op.IsWrite() {
+		if !mc.Op.IsWrite() || p.fakeClient(c) {
 			return nil
 		}
 		w := &WriteSite{Call: call, Op: mc.Op, Client: &mc}
@@ -125,4 +127,46 @@ func errValue(call ssa.CallInstruction, idx int, tuple bool) ssa.Value {
 		}
 	}
 	return nil
+}
+
+// fakeClient reports whether a client call goes to a fake client built in
+// the same function chain (k8s.io/client-go/kubernetes/fake,
+// controller-runtime's fake.NewClientBuilder, generated .../fake packages):
+// tests that drive a fake in one goroutine have no concurrent writer to lose.
+func (p *Package) fakeClient(c *ssa.CallCommon) bool {
+	v := model.Recv(c)
+	for depth := 0; v != nil && depth < 16; depth++ {
+		switch x := strip(v).(type) {
+		case *ssa.Call:
+			cc := x.Common()
+			if r := model.Recv(cc); r != nil {
+				v = r // CoreV1(), Pods(ns), Resource(gvr), Status(), Build(), WithObjects(...)
+				continue
+			}
+			if fn := cc.StaticCallee(); fn != nil && fn.Pkg != nil {
+				return strings.HasSuffix(fn.Pkg.Pkg.Path(), "/fake")
+			} else if obj := calleeObject(cc); obj != nil && obj.Pkg() != nil {
+				return strings.HasSuffix(obj.Pkg().Path(), "/fake")
+			}
+			return false
+		case *ssa.UnOp:
+			if x.Op != token.MUL || !isVariable(x.X) {
+				return false
+			}
+			vals := p.storedValues(root(x.X, p))
+			if len(vals) != 1 {
+				return false
+			}
+			v = vals[0]
+		case *ssa.FreeVar:
+			b, ok := p.bindings[x]
+			if !ok {
+				return false
+			}
+			v = b
+		default:
+			return false
+		}
+	}
+	return false
 }
