@@ -18,7 +18,7 @@ func checkApplyRetry(ck *checker) {
 			continue
 		}
 		ck.current = w.Call.Parent()
-		r := ck.flow.RetryOf(w.Call)
+		r := ck.flow.RetryOfWrite(w)
 		if r == nil || forced(w) {
 			continue
 		}

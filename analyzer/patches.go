@@ -76,11 +76,12 @@ func (ck *checker) patchTarget(w *flow.WriteSite) func(ssa.Value) bool {
 				return false
 			}
 		}
-		at, _ := v.(ssa.Instruction)
-		if at == nil {
-			at = w.Call
+		for _, o := range ck.flow.Object(v, w.Call) {
+			if o.Kind == flow.Read || o.Kind == flow.CacheRead {
+				return true // the object was read: its values are a read-modify-write
+			}
 		}
-		return !flow.AllNoResourceVersion(ck.flow.Object(v, w.Call))
+		return false
 	}
 }
 

@@ -181,9 +181,6 @@ func (ck *checker) siteName(instr ssa.Instruction) string {
 	return ""
 }
 
-// ssaInstr returns a call as an instruction.
-func ssaInstr(c ssa.CallInstruction) ssa.Instruction { return c }
-
 // fieldNameOf returns the name of the field a FieldAddr selects.
 func fieldNameOf(fa *ssa.FieldAddr) string {
 	st, ok := fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)

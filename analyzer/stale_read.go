@@ -30,7 +30,7 @@ func checkStaleRead(ck *checker) {
 		}
 		call := ck.callName(w.Call)
 		wpos, _ := ck.callPos(w.Call)
-		r := ck.flow.RetryOf(w.Call)
+		r := ck.flow.RetryOfWrite(w)
 		for _, o := range origins {
 			read, ok := o.Site.(ssa.CallInstruction)
 			if !ok || o.Via != nil {

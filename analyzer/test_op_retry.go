@@ -19,7 +19,7 @@ func checkTestOpRetry(ck *checker) {
 			continue
 		}
 		ck.current = w.Call.Parent()
-		r := ck.flow.RetryOf(w.Call)
+		r := ck.flow.RetryOfWrite(w)
 		if r == nil || !r.ConflictOnly || (r.Fn != nil && ck.flow.MentionsInvalid(r.Fn)) {
 			continue // the retried function handles the 422 of a failed test itself
 		}

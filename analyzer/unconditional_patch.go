@@ -3,9 +3,11 @@ package analyzer
 import (
 	"fmt"
 	"go/ast"
+	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
 
 	"github.com/lostupdate/lostupdate/analyzer/internal/flow"
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
@@ -46,7 +48,7 @@ func checkUnconditionalPatch(ck *checker) {
 		fix := ck.lockFix(info)
 		advice := "add a precondition (a test op on /metadata/resourceVersion, or metadata.resourceVersion in the body) and retry on conflict"
 		if info.Kind == patch.KindDiff && info.Fn != "" && strings.Contains(info.Fn, "From") {
-			advice = "use client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{}) so that a concurrent change fails with 409 Conflict, and retry on it"
+			advice = "add client.MergeFromWithOptimisticLock{} (client.MergeFromWithOptions) so that a concurrent change fails with 409 Conflict, and retry on it"
 		}
 		var fixes []analysis.SuggestedFix
 		if fix != nil {
@@ -63,7 +65,7 @@ func checkUnconditionalPatch(ck *checker) {
 func (ck *checker) patchHazard(w *flow.WriteSite, info *patch.Info) (string, []analysis.RelatedInformation) {
 	switch info.Kind {
 	case patch.KindDiff:
-		obj, from, to := w.Obj, info.Snapshot, ssaInstr(w.Call)
+		obj, from, to := w.Obj, info.Snapshot, ssa.Instruction(w.Call)
 		if info.Modified != nil {
 			obj, to = info.Modified, info.ModifiedAt
 		}
@@ -73,8 +75,19 @@ func (ck *checker) patchHazard(w *flow.WriteSite, info *patch.Info) (string, []a
 		if info.Base != nil && flow.AllNoResourceVersion(ck.flow.Object(info.Base, from)) {
 			return "", nil // a blind patch of a built object, not a read-modify-write
 		}
-		name := ck.objExprText(w, obj)
+		if info.BaseArg != nil && clearedCopy(ck.flow.Object(info.BaseArg, to)) {
+			// base.ResourceVersion = "": the diff then carries the object's
+			// resourceVersion, a precondition.
+			return "", nil
+		}
+		name := "the object"
+		if obj == w.Obj {
+			name = ck.objText(w)
+		}
 		for _, m := range ck.flow.Mutations(obj, from, to) {
+			if !sentBy(w, m.Field, obj) {
+				continue
+			}
 			if m.List && !(info.Type == patch.TypeStrategic && m.Merge) {
 				return fmt.Sprintf("%s of %s changed since the snapshot (a merge patch replaces the whole list)", listName(m.Field), name),
 					ck.mutationRelated(m, info)
@@ -176,15 +189,6 @@ func fieldName(field string) string {
 	return field
 }
 
-// objExprText names an object value by the source of the call argument, or
-// generically.
-func (ck *checker) objExprText(w *flow.WriteSite, obj interface{}) string {
-	if w.Client != nil && w.Client.Obj >= 0 && obj == w.Obj {
-		return ck.argText(w.Call, w.Client.Obj)
-	}
-	return "the object"
-}
-
 // lockFix rewrites client.MergeFrom(base) into
 // client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{}),
 // and adds the option to StrategicMergeFrom(base, ...) and
@@ -233,4 +237,43 @@ func indexedPath(path string) string {
 		return path
 	}
 	return "the list element " + path
+}
+
+// sentBy reports whether a change to a field reaches the server through a
+// write: the status subresource takes only status, the main resource of an
+// object with a status takes everything but status.
+func sentBy(w *flow.WriteSite, field string, obj ssa.Value) bool {
+	status := field == "status" || strings.HasPrefix(field, "status.")
+	if w.Client != nil && w.Client.Subresource == "status" {
+		return status
+	}
+	return !status || !hasStatus(concreteType(obj))
+}
+
+// hasStatus reports whether an object type has a Status field (and so,
+// presumably, a status subresource).
+func hasStatus(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if st.Field(i).Name() == "Status" {
+			return true
+		}
+	}
+	return false
+}
+
+// clearedCopy reports whether a snapshot's resourceVersion was cleared.
+func clearedCopy(os []flow.Origin) bool {
+	for _, o := range os {
+		if o.Kind == flow.Cleared {
+			return true
+		}
+	}
+	return false
 }

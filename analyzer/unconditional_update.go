@@ -15,7 +15,7 @@ import (
 // resourceVersion from a read: built from scratch, or cleared.
 func checkUnconditionalUpdate(ck *checker) {
 	for _, w := range ck.writeSites() {
-		if w.Op != model.OpUpdate || w.Obj == nil || w.ReadsFirst {
+		if w.Op != model.OpUpdate || w.Obj == nil || w.ReadsFirst || (w.Via != nil && w.ViaWrite.ReadsFirst) {
 			continue
 		}
 		ck.current = w.Call.Parent()
@@ -72,18 +72,7 @@ const (
 // objectFamily tells built-in kinds from custom resources by the Go type of
 // the object written.
 func objectFamily(v ssa.Value) family {
-	for {
-		switch x := v.(type) {
-		case *ssa.MakeInterface:
-			v = x.X
-			continue
-		case *ssa.ChangeType:
-			v = x.X
-			continue
-		}
-		break
-	}
-	t := v.Type()
+	t := concreteType(v)
 	if p, ok := t.Underlying().(*types.Pointer); ok {
 		t = p.Elem()
 	}
@@ -102,4 +91,21 @@ func objectFamily(v ssa.Value) family {
 		return unknownKind
 	}
 	return customResource
+}
+
+// concreteType returns the type of a value before it was converted to an
+// interface.
+func concreteType(v ssa.Value) types.Type {
+	for {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.ChangeInterface:
+			v = x.X
+		default:
+			return v.Type()
+		}
+	}
 }

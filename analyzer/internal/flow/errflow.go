@@ -269,22 +269,25 @@ func (p *Package) handledFrom(from *ssa.BasicBlock, write ssa.Instruction, t *er
 		if sinkBlocks[b] {
 			return true
 		}
-		// What the code does after a successful write is no answer to a
-		// failed one: a requeue or error there is not about this error.
-		if !success[b] {
-			for _, instr := range b.Instrs {
-				switch x := instr.(type) {
-				case *ssa.Return:
-					if returnsError(x) || requeues(x) {
-						return true
-					}
-				case ssa.CallInstruction:
-					if model.IsWorkqueueAdd(x.Common()) || model.ErrorUseOf(x.Common()) == model.ErrExit {
-						return true
-					}
-				case *ssa.Panic:
+		// A path that ends in an error makes the caller (the work queue)
+		// retry, whatever the error. What the code does after a successful
+		// write is no answer to a failed one otherwise: a requeue there (a
+		// periodic RequeueAfter) is not about this error.
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Return:
+				if returnsError(x) || (!success[b] && requeues(x)) {
 					return true
 				}
+			case ssa.CallInstruction:
+				if model.ErrorUseOf(x.Common()) == model.ErrExit {
+					return true
+				}
+				if !success[b] && (model.IsWorkqueueAdd(x.Common()) || p.rewrites(x.Common())) {
+					return true
+				}
+			case *ssa.Panic:
+				return true
 			}
 		}
 		stack = append(stack, b.Succs...)
@@ -365,4 +368,13 @@ func loggerShape(c *ssa.CallCommon, arg ssa.Value) bool {
 	}
 	iface, ok := sl.Elem().Underlying().(*types.Interface)
 	return ok && iface.Empty()
+}
+
+// rewrites reports whether a call redoes a write: a function of the
+// package that writes objects itself, such as a re-read-and-retry helper
+// called when a conflict is detected (a helper of another package that
+// returns the error is followed by the error's taint instead).
+func (p *Package) rewrites(c *ssa.CallCommon) bool {
+	fn := callee(c)
+	return p.local(fn) && p.summary(fn).Writer
 }

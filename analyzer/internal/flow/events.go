@@ -61,6 +61,15 @@ func (p *Package) aliases(v ssa.Value) []ssa.Value {
 						}
 					}
 				}
+			case *ssa.MakeClosure:
+				// Captured by reference: the closure's free variable is the same object.
+				if fn, ok := r.Fn.(*ssa.Function); ok {
+					for i, b := range r.Bindings {
+						if b == x && i < len(fn.FreeVars) {
+							push(fn.FreeVars[i])
+						}
+					}
+				}
 			case *ssa.Call:
 				if f, ok := model.FuncOf(r.Common()); ok && f.Kind == model.FuncAlias && model.Arg(r.Common(), f.Src) == x {
 					for _, rr := range *r.Referrers() {
@@ -113,7 +122,7 @@ func (p *Package) eventsOn(a ssa.Value) []*event {
 		case *ssa.FieldAddr:
 			evs = append(evs, p.fieldEvents(r)...)
 		case *ssa.Store:
-			if r.Addr == a && isObjectMemory(a.Type()) {
+			if r.Addr == a && isObjectMemory(a.Type()) && model.IsObject(a.Type()) {
 				evs = append(evs, &event{kind: evFill, instr: r, src: r.Val})
 			}
 		case ssa.CallInstruction:
@@ -388,6 +397,9 @@ func (p *Package) callEvent(call ssa.CallInstruction, a ssa.Value) *event {
 			}
 		case model.FuncDecode:
 			if f.Dst >= 0 && f.Dst == argIndex {
+				if src := p.marshalledObject(model.Arg(c, f.Data)); src != nil {
+					return &event{kind: evFill, instr: call, src: src} // a JSON round trip of an object
+				}
 				return &event{kind: evFill, instr: call, origin: Origin{Kind: Constructed, Site: call, Decoded: true}}
 			}
 		case model.FuncReadWrite:
@@ -533,4 +545,44 @@ func (p *Package) afterSuccess(call ssa.Instruction, at ssa.Instruction) bool {
 		}
 	}
 	return true
+}
+
+// marshalledObject returns the object whose encoding a byte slice is
+// (json.Marshal(obj), also through a variable), or nil.
+func (p *Package) marshalledObject(data ssa.Value) ssa.Value {
+	for depth := 0; data != nil && depth < 4; depth++ {
+		switch x := strip(data).(type) {
+		case *ssa.Extract:
+			call, ok := x.Tuple.(*ssa.Call)
+			if !ok || x.Index != 0 {
+				return nil
+			}
+			switch model.CalleeName(call.Common()) {
+			case "encoding/json.Marshal", "k8s.io/apimachinery/pkg/util/json.Marshal", "sigs.k8s.io/yaml.Marshal":
+				if v := strip(call.Call.Args[0]); model.IsObject(v.Type()) {
+					return v
+				}
+			case "github.com/evanphx/json-patch/v5.MergePatch", "gopkg.in/evanphx/json-patch.v4.MergePatch",
+				"github.com/evanphx/json-patch.MergePatch", "k8s.io/apimachinery/pkg/util/strategicpatch.StrategicMergePatch",
+				"(github.com/evanphx/json-patch/v5.Patch).Apply", "(gopkg.in/evanphx/json-patch.v4.Patch).Apply":
+				// A patch applied to the encoding of an object: its
+				// metadata, resourceVersion included, stays.
+				data = call.Call.Args[0]
+				if model.CalleeName(call.Common())[0] == '(' {
+					data = call.Call.Args[1]
+				}
+				continue
+			}
+			return nil
+		case *ssa.UnOp:
+			vals := p.VariableValues(x)
+			if len(vals) != 1 {
+				return nil
+			}
+			data = vals[0]
+		default:
+			return nil
+		}
+	}
+	return nil
 }

@@ -68,6 +68,11 @@ func (p *Package) Mutations(v ssa.Value, from, to ssa.Instruction) []Mutation {
 			if m.Instr == from || m.Instr == to {
 				continue
 			}
+			// Between two instructions of one function run only that
+			// function and the closures it calls, not its enclosing function.
+			if from != nil && !within(m.Instr.Parent(), from.Parent()) {
+				continue
+			}
 			if from != nil && !p.mayReach(from, m.Instr) {
 				continue
 			}
@@ -346,7 +351,7 @@ func (p *Package) ReadFrom(v ssa.Value, isObj func(ssa.Value) bool) ssa.Instruct
 			continue
 		case *ssa.UnOp:
 			if y.Op == token.MUL {
-				if readsObjectField(y.X, isObj) {
+				if readsObjectField(y.X, isObj) && !p.overwritten(y, isObj) {
 					return y
 				}
 			}
@@ -508,4 +513,30 @@ func (p *Package) VariableValues(load *ssa.UnOp) []ssa.Value {
 		return nil
 	}
 	return p.storedValues(root(load.X, p))
+}
+
+// overwritten reports whether the field a load reads was set by the program
+// before the load (obj.Data = external; ... len(obj.Data)): its value is then
+// not what was read from the server.
+func (p *Package) overwritten(load *ssa.UnOp, isObj func(ssa.Value) bool) bool {
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	for _, b := range load.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			fb, ok := st.Addr.(*ssa.FieldAddr)
+			if !ok || fb.Field != fa.Field || !types.Identical(fb.X.Type(), fa.X.Type()) || !isObj(strip(fb.X)) {
+				continue
+			}
+			if p.dominates(st, load) {
+				return true
+			}
+		}
+	}
+	return false
 }

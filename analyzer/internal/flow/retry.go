@@ -21,6 +21,9 @@ type Retry struct {
 	Backoff      bool                // waits between attempts
 	Via          *types.Func         // the user's helper that runs the function in a retry
 	Ctx          ssa.Value           // the context whose deadline bounds an otherwise unbounded poll
+	// ByCond: a wait whose condition decides what is retried, not known
+	// where the retry is set up; the function run must retry conflicts.
+	ByCond bool
 }
 
 // Pos is where the retry is.
@@ -117,12 +120,24 @@ func (p *Package) Retried(fn *ssa.Function) *Retry {
 	var found *Retry
 	for _, use := range p.funcArgs[fn] {
 		for _, r := range p.retriesOfCall(use.call) {
-			if r.argIndex == use.index {
-				rr := r.Retry
-				rr.Fn = fn
-				found = &rr
-				break
+			if r.argIndex != use.index {
+				continue
 			}
+			rr := r.Retry
+			rr.Fn = fn
+			if rr.ByCond && !p.delegates(fn) {
+				switch {
+				case p.mentionsConflictFn(fn, 0):
+					rr.ConflictOnly = !p.mentionsInvalid(fn)
+				case p.retriesEveryError(fn):
+					rr.ConflictOnly = false
+				default:
+					continue // the condition does not retry conflicts
+				}
+				rr.ByCond = false
+			}
+			found = &rr
+			break
 		}
 		if found != nil {
 			break
@@ -158,6 +173,11 @@ func (p *Package) retriesOfCall(call ssa.CallInstruction) []callRetry {
 		case model.RetriesByCond:
 			cond := model.Arg(c, f.Fn)
 			switch {
+			case len(p.funcValues(cond)) == 0 || p.delegates(cond):
+				// A condition the code receives (a wrapper's parameter), or
+				// one that calls it: whether it retries conflicts is the
+				// caller's condition's.
+				r.ByCond = true
 			case p.mentionsConflict(cond, 0):
 				r.ConflictOnly = !p.mentionsInvalid(cond)
 			case p.retriesEveryError(cond):
@@ -194,7 +214,7 @@ func (p *Package) retriesOfCall(call ssa.CallInstruction) []callRetry {
 		if fn != nil && fn.Signature.Recv() != nil {
 			idx-- // summaries count the receiver
 		}
-		out = append(out, callRetry{Retry{Call: call, Name: shortName(name), ConflictOnly: rf.ConflictOnly, Bounded: rf.Bounded, Backoff: rf.Backoff, Via: funcObject(fn)}, idx})
+		out = append(out, callRetry{Retry{Call: call, Name: shortName(name), ConflictOnly: rf.ConflictOnly, Bounded: rf.Bounded, Backoff: rf.Backoff, Via: funcObject(fn), ByCond: rf.ByCond}, idx})
 	}
 	return out
 }
@@ -709,4 +729,60 @@ func (p *Package) retriesEveryError(v ssa.Value) bool {
 		}
 	}
 	return true
+}
+
+// RetryOfWrite returns the conflict retry that retries a write: the retry
+// the write runs in, when the write's error reaches it (is returned from
+// the retried function, tested in it, or is the error the retry loop tests).
+// A write whose error is dropped is not retried, wherever it runs.
+func (p *Package) RetryOfWrite(w *WriteSite) *Retry {
+	r := p.RetryOf(w.Call)
+	if r == nil || w.Err == nil {
+		return nil
+	}
+	t := p.taint(w.Err)
+	if r.Loop != nil {
+		for _, a := range r.Loop.Attempts {
+			if a == w.Call {
+				return r
+			}
+		}
+		for _, c := range t.conflictChecks {
+			if c == r.Loop.Conflict {
+				return r
+			}
+		}
+		return nil
+	}
+	for _, s := range t.sinks {
+		if within(s.Parent(), r.Fn) {
+			return r
+		}
+	}
+	for _, c := range t.conflictChecks {
+		if within(c.Parent(), r.Fn) {
+			return r
+		}
+	}
+	for _, c := range t.nilChecks {
+		if within(c.Parent(), r.Fn) {
+			return r
+		}
+	}
+	return nil
+}
+
+// delegates reports whether a function value calls a function parameter of
+// an enclosing function (a wrapper's condition that runs the caller's).
+func (p *Package) delegates(v ssa.Value) bool {
+	for _, fn := range p.funcValues(v) {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if c, ok := instr.(ssa.CallInstruction); ok && !c.Common().IsInvoke() && len(p.describeFunc(c.Common().Value)) > 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

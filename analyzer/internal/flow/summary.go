@@ -24,6 +24,8 @@ type Summary struct {
 	ConflictTest    bool         // func(error) bool that tests for a conflict (wraps apierrors.IsConflict)
 	Mutates         []MutateFact // object parameters whose lists or values change
 	Patches         []PatchFact  // results that are patch bodies
+	Writer          bool         // writes objects (Update, Patch, Apply), itself or through helpers
+	ReturnsFake     bool         // returns a fake client
 	SetsRV          []int        // parameters whose resourceVersion is set (copied) from a read
 	ClearsRV        []int        // parameters whose resourceVersion is cleared
 }
@@ -99,14 +101,20 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 	for _, f := range withClosures(fn) {
 		writes = append(writes, p.writesIn(f)...)
 	}
+	s.Writer = len(writes) > 0
 	for _, w := range writes {
 		for _, o := range p.Object(w.Obj, w.Call) {
 			if o.Kind != Unknown || o.Param == nil || o.Param.Parent() != fn {
 				continue
 			}
 			idx := paramIndex(fn, o.Param)
-			wf := WriteFact{Param: idx, Op: w.Op}
-			if r := p.RetryOf(w.Call); r != nil {
+			wf := WriteFact{Param: idx, Op: w.Op, ReadsFirst: w.ReadsFirst, Client: -1}
+			if w.Client != nil {
+				if prm, ok := p.clientRoot(w.Call.Common()).(*ssa.Parameter); ok && prm.Parent() == fn {
+					wf.Client = paramIndex(fn, prm)
+				}
+			}
+			if r := p.RetryOfWrite(w); r != nil {
 				wf.InRetry = true
 			} else if w.Err != nil {
 				if fate, _ := p.ErrorFate(w.Err, w.Call); fate == Handled && p.returnsValue(fn, w.Err) {
@@ -156,6 +164,13 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 				mf.Merge = false
 			}
 			s.Mutates = append(s.Mutates, *mf)
+		}
+	}
+
+	// A function that builds a fake client for tests.
+	for _, b := range fn.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(ret.Results) > 0 && p.isFakeValue(ret.Results[0]) {
+			s.ReturnsFake = true
 		}
 	}
 
@@ -210,7 +225,7 @@ func (p *Package) runsInRetry(fn *ssa.Function, prm *ssa.Parameter) (RetryFact, 
 					continue
 				}
 				if r := p.RetryOf(c); r != nil {
-					return RetryFact{ConflictOnly: r.ConflictOnly, Bounded: r.Bounded, Backoff: r.Backoff}, true
+					return RetryFact{ConflictOnly: r.ConflictOnly, Bounded: r.Bounded, Backoff: r.Backoff, ByCond: r.ByCond}, true
 				}
 			}
 		}
@@ -224,7 +239,7 @@ func (p *Package) runsInRetry(fn *ssa.Function, prm *ssa.Parameter) (RetryFact, 
 			}
 			for _, r := range p.retriesOfCall(c) {
 				if arg := model.Arg(c.Common(), r.argIndex); arg != nil && p.isParamValue(arg, prm) {
-					return RetryFact{ConflictOnly: r.ConflictOnly, Bounded: r.Bounded, Backoff: r.Backoff}, true
+					return RetryFact{ConflictOnly: r.ConflictOnly, Bounded: r.Bounded, Backoff: r.Backoff, ByCond: r.ByCond}, true
 				}
 			}
 		}
@@ -315,6 +330,7 @@ type FuncFact struct {
 	Mutates      []MutateFact
 	Patches      []PatchFact
 	LogsErrors   bool // only logs the error (or the ...any arguments) it is given
+	ReturnsFake  bool // returns a fake client (a test helper)
 	SetsRV       []int
 	ClearsRV     []int
 }
@@ -351,6 +367,8 @@ type WriteFact struct {
 	Op          model.Op
 	ErrReturned bool // the write's error is returned to the caller
 	InRetry     bool // the write runs inside the function's own conflict retry
+	ReadsFirst  bool // the write reads the object itself first (controllerutil.CreateOrUpdate)
+	Client      int  // the parameter holding the client written through, or -1
 }
 
 func (a WriteFact) less(b WriteFact) bool {
@@ -363,6 +381,7 @@ type RetryFact struct {
 	ConflictOnly bool
 	Bounded      bool
 	Backoff      bool
+	ByCond       bool // a wait condition: it retries conflicts if the function given does
 }
 
 func (*FuncFact) AFact() {}
@@ -392,6 +411,9 @@ func (f *FuncFact) String() string {
 	}
 	if f.LogsErrors {
 		parts = append(parts, "logs errors")
+	}
+	if f.ReturnsFake {
+		parts = append(parts, "returns a fake client")
 	}
 	for _, i := range f.SetsRV {
 		parts = append(parts, fmt.Sprintf("sets resourceVersion of #%d", i))
@@ -455,7 +477,8 @@ func (p *Package) Fact(fn *ssa.Function) *FuncFact {
 	f.Patches = s.Patches
 	f.LogsErrors = s.LogsErrorArg
 	f.SetsRV, f.ClearsRV = s.SetsRV, s.ClearsRV
-	if len(f.Returns)+len(f.ReadsInto)+len(f.Writes)+len(f.Retries)+len(f.Mutates)+len(f.Patches)+len(f.SetsRV)+len(f.ClearsRV) == 0 && !f.ConflictTest && !f.LogsErrors {
+	f.ReturnsFake = s.ReturnsFake
+	if len(f.Returns)+len(f.ReadsInto)+len(f.Writes)+len(f.Retries)+len(f.Mutates)+len(f.Patches)+len(f.SetsRV)+len(f.ClearsRV) == 0 && !f.ConflictTest && !f.LogsErrors && !f.ReturnsFake {
 		return nil
 	}
 	return f

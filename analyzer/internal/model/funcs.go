@@ -42,6 +42,7 @@ type Func struct {
 	Src     int     // FuncCopy: the source argument
 	Dst     int     // FuncCopy, FuncDecode: the destination argument (-1: the result)
 	Obj     int     // FuncReadWrite: the object argument
+	Data    int     // FuncDecode: the argument holding the bytes
 	Op      Op      // FuncReadWrite: the write it does
 }
 
@@ -60,8 +61,8 @@ func copyFn(src, dst int) Func {
 	return Func{Kind: FuncCopy, Fn: -1, Pred: -1, Src: src, Dst: dst, Obj: -1}
 }
 
-func decode(dst int) Func {
-	return Func{Kind: FuncDecode, Fn: -1, Pred: -1, Src: -1, Dst: dst, Obj: -1}
+func decode(data, dst int) Func {
+	return Func{Kind: FuncDecode, Fn: -1, Pred: -1, Src: -1, Dst: dst, Obj: -1, Data: data}
 }
 
 // funcs is keyed by types.Func.FullName of the (generic origin of the) callee.
@@ -105,15 +106,15 @@ var funcs = map[string]Func{
 	"(" + Runtime + ".UnstructuredConverter).ToUnstructured":                 copyFn(0, -1),
 	"(*" + Runtime + ".unstructuredConverter).ToUnstructured":                copyFn(0, -1),
 	"(*" + Runtime + ".Scheme).Convert":                                      copyFn(0, 1),
-	"encoding/json.Unmarshal":                                                decode(1),
-	"k8s.io/apimachinery/pkg/util/json.Unmarshal":                            decode(1),
-	"sigs.k8s.io/yaml.Unmarshal":                                             decode(1),
-	"sigs.k8s.io/yaml.UnmarshalStrict":                                       decode(1),
-	"gopkg.in/yaml.v2.Unmarshal":                                             decode(1),
-	"gopkg.in/yaml.v3.Unmarshal":                                             decode(1),
-	Runtime + ".Decode":                                                      decode(-1),
-	Runtime + ".DecodeInto":                                                  decode(2),
-	"(" + Runtime + ".Decoder).Decode":                                       decode(-1),
+	"encoding/json.Unmarshal":                                                decode(0, 1),
+	"k8s.io/apimachinery/pkg/util/json.Unmarshal":                            decode(0, 1),
+	"sigs.k8s.io/yaml.Unmarshal":                                             decode(0, 1),
+	"sigs.k8s.io/yaml.UnmarshalStrict":                                       decode(0, 1),
+	"gopkg.in/yaml.v2.Unmarshal":                                             decode(0, 1),
+	"gopkg.in/yaml.v3.Unmarshal":                                             decode(0, 1),
+	Runtime + ".Decode":                                                      decode(1, -1),
+	Runtime + ".DecodeInto":                                                  decode(1, 2),
+	"(" + Runtime + ".Decoder).Decode":                                       decode(0, -1),
 }
 
 // FuncOf returns what the model knows of the callee of a static call or an

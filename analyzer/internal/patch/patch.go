@@ -80,6 +80,7 @@ type Info struct {
 
 	// Diff patches.
 	Base       ssa.Value       // the object the diff starts from (the snapshot)
+	BaseArg    ssa.Value       // MergeFrom's argument: the snapshot copy itself
 	Snapshot   ssa.Instruction // where the snapshot was taken: a DeepCopy, a json.Marshal, or the MergeFrom call
 	Modified   ssa.Value       // the object the diff ends at (json.Marshal'd second), nil for MergeFrom: the patched object
 	ModifiedAt ssa.Instruction
@@ -197,7 +198,7 @@ func ControllerRuntime(v ssa.Value, vars Variables) *Info {
 
 func diff(typ Type, fn string, call *ssa.Call, base ssa.Value, lock bool) *Info {
 	info := &Info{Type: typ, Kind: KindDiff, Known: true, Lock: lock, Site: call, Fn: fn, Snapshot: call}
-	info.Base = base
+	info.Base, info.BaseArg = base, base
 	if c, ok := strip(base).(*ssa.Call); ok {
 		switch model.ObjectMethod(c.Common()) {
 		case model.DeepCopy, model.DeepCopyObject:
