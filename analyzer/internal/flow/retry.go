@@ -173,15 +173,17 @@ func (p *Package) retriesOfCall(call ssa.CallInstruction) []callRetry {
 		case model.RetriesByCond:
 			cond := model.Arg(c, f.Fn)
 			switch {
-			case len(p.funcValues(cond)) == 0 || p.delegates(cond):
-				// A condition the code receives (a wrapper's parameter), or
-				// one that calls it: whether it retries conflicts is the
-				// caller's condition's.
+			case len(p.funcValues(cond)) == 0:
+				// A condition the code receives (a wrapper's parameter):
+				// whether it retries conflicts is the caller's condition's.
 				r.ByCond = true
 			case p.mentionsConflict(cond, 0):
 				r.ConflictOnly = !p.mentionsInvalid(cond)
-			case p.retriesEveryError(cond):
-				// (false, nil) on every failure: conflicts are retried too.
+			case p.retriesEveryError(cond) || p.retriesOnError(cond):
+				// (false, nil) when something fails: conflicts are retried too.
+			case p.delegates(cond):
+				// A condition that returns what the caller's condition says.
+				r.ByCond = true
 			default:
 				return nil
 			}
@@ -772,15 +774,59 @@ func (p *Package) RetryOfWrite(w *WriteSite) *Retry {
 	return nil
 }
 
-// delegates reports whether a function value calls a function parameter of
-// an enclosing function (a wrapper's condition that runs the caller's).
+// delegates reports whether a wait condition calls a condition parameter
+// (func() (bool, error)) of an enclosing function: a wrapper's condition that
+// runs the caller's.
 func (p *Package) delegates(v ssa.Value) bool {
 	for _, fn := range p.funcValues(v) {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				if c, ok := instr.(ssa.CallInstruction); ok && !c.Common().IsInvoke() && len(p.describeFunc(c.Common().Value)) > 0 {
+				c, ok := instr.(ssa.CallInstruction)
+				if !ok || c.Common().IsInvoke() || len(p.describeFunc(c.Common().Value)) == 0 {
+					continue
+				}
+				if res := c.Common().Signature().Results(); res.Len() == 2 && model.IsError(res.At(1).Type()) {
 					return true
 				}
+			}
+		}
+	}
+	return false
+}
+
+// retriesOnError reports whether a wait condition answers (false, nil) -
+// try again - when a call it makes fails: if err := op(); err != nil {
+// return false, nil }. Conflicts are retried with every other error.
+func (p *Package) retriesOnError(v ssa.Value) bool {
+	for _, fn := range p.funcValues(v) {
+		for _, b := range fn.Blocks {
+			iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+			if !ok {
+				continue
+			}
+			bin, ok := iff.Cond.(*ssa.BinOp)
+			if !ok || !(isNil(bin.X) || isNil(bin.Y)) || !model.IsError(bin.X.Type()) {
+				continue
+			}
+			failure := failureSuccessor(iff)
+			if failure == nil {
+				continue
+			}
+			seen := map[*ssa.BasicBlock]bool{}
+			stack := []*ssa.BasicBlock{failure}
+			for len(stack) > 0 {
+				x := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				if seen[x] {
+					continue
+				}
+				seen[x] = true
+				if ret, ok := x.Instrs[len(x.Instrs)-1].(*ssa.Return); ok && len(ret.Results) == 2 && isNil(ret.Results[1]) {
+					if c, ok := ret.Results[0].(*ssa.Const); ok && c.Value != nil && c.Value.String() == "false" {
+						return true
+					}
+				}
+				stack = append(stack, x.Succs...)
 			}
 		}
 	}
