@@ -6,6 +6,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"os"
+	"runtime/debug"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -115,6 +117,9 @@ func (c *Config) run(pass *analysis.Pass) (_ any, err error) {
 				where = fmt.Sprintf("%s (%s)", ck.current.String(), pass.Fset.Position(ck.current.Pos()))
 			}
 			err = fmt.Errorf("internal error analysing %s: %v; please report it", where, r)
+			if os.Getenv("LOSTUPDATE_TRACE") != "" {
+				err = fmt.Errorf("%v\n%s", err, debug.Stack())
+			}
 		}
 	}()
 	ck.flow = flow.New(ssapkg, funcs, flow.Options{

@@ -1,7 +1,11 @@
 package analyzer_test
 
 import (
+	"encoding/json"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
@@ -109,4 +113,67 @@ func TestOpaqueRV(t *testing.T) {
 		t.Fatal(err)
 	}
 	analysistest.RunWithSuggestedFixes(t, testdata, a, "./opaquerv/...")
+}
+
+func TestUnconditionalPatch(t *testing.T) {
+	analysistest.Run(t, testdata, ruleAnalyzer(t, "unconditional-patch"), "./unconditionalpatch")
+}
+
+func TestApplyRetry(t *testing.T) {
+	analysistest.Run(t, testdata, ruleAnalyzer(t, "apply-retry"), "./applyretry")
+}
+
+func TestUnboundedRetry(t *testing.T) {
+	analysistest.Run(t, testdata, ruleAnalyzer(t, "unbounded-retry"), "./unboundedretry")
+}
+
+func TestTestOpRetry(t *testing.T) {
+	analysistest.Run(t, testdata, ruleAnalyzer(t, "test-op-retry"), "./testopretry")
+}
+
+// TestSuggestedFixes applies the mechanical fixes and compares with the
+// golden file; TestFixedCodeCompiles builds the golden file.
+func TestSuggestedFixes(t *testing.T) {
+	a, err := analyzer.New(analyzer.Config{Rules: []string{"unconditional-patch", "stale-read"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.RunWithSuggestedFixes(t, testdata, a, "./fixes")
+}
+
+func TestFixedCodeCompiles(t *testing.T) {
+	dir, err := filepath.Abs(testdata)
+	if err != nil {
+		t.Fatal(err)
+	}
+	goldens, _ := filepath.Glob(filepath.Join(dir, "fixes", "*.go.golden"))
+	if len(goldens) == 0 {
+		t.Fatal("no golden files")
+	}
+	replace := map[string]string{}
+	for _, g := range goldens {
+		replace[strings.TrimSuffix(g, ".golden")] = g
+	}
+	overlay, err := json.Marshal(map[string]any{"Replace": replace})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "overlay.json")
+	if err := os.WriteFile(path, overlay, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "build", "-overlay="+path, "./fixes")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOPROXY=off", "GOFLAGS=-mod=mod")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the fixed code does not compile: %v\n%s", err, out)
+	}
+}
+
+func TestStrictPatch(t *testing.T) {
+	a, err := analyzer.New(analyzer.Config{Rules: []string{"unconditional-patch"}, StrictPatch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, testdata, a, "./strictpatch")
 }

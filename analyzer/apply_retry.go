@@ -1,4 +1,94 @@
 package analyzer
 
-// checkApplyRetry is not written yet.
-func checkApplyRetry(ck *checker) {}
+import (
+	"go/token"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lostupdate/lostupdate/analyzer/internal/flow"
+	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+)
+
+// checkApplyRetry reports Server-Side Apply calls inside a conflict retry:
+// their 409 is a field-ownership conflict that a retry does not clear.
+func checkApplyRetry(ck *checker) {
+	for _, w := range ck.writeSites() {
+		if w.Client == nil || !ck.isApply(w) {
+			continue
+		}
+		ck.current = w.Call.Parent()
+		r := ck.flow.RetryOfWrite(w)
+		if r == nil || forced(w) {
+			continue
+		}
+		call := ck.callName(w.Call)
+		pos, end := ck.callPos(w.Call)
+		ck.report("apply-retry", pos, end,
+			"Server-Side Apply "+call+" inside "+r.Name+": its 409 Conflict is a field-ownership conflict, not a stale resourceVersion, "+
+				"so re-reading and retrying does not clear it; resolve the ownership (stop setting fields another manager owns) or apply with force",
+			[]analysis.RelatedInformation{related(r.Pos(), "the retry: %s", r.Name)})
+	}
+}
+
+// forced reports whether a Server-Side Apply takes ownership by force:
+// ApplyOptions{Force: true}, PatchOptions{Force: ptr.To(true)},
+// client.ForceOwnership.
+func forced(w *flow.WriteSite) bool {
+	c := w.Call.Common()
+	for _, arg := range model.Args(c) {
+		if hasForce(arg, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasForce(v ssa.Value, depth int) bool {
+	if depth > 6 || v == nil {
+		return false
+	}
+	switch x := v.(type) {
+	case *ssa.MakeInterface:
+		return hasForce(x.X, depth+1)
+	case *ssa.Slice:
+		return hasForce(x.X, depth+1)
+	case *ssa.UnOp:
+		if g, ok := x.X.(*ssa.Global); ok && g.Pkg != nil && g.Pkg.Pkg.Path() == model.CRClient && g.Name() == "ForceOwnership" {
+			return true
+		}
+		if x.Op == token.MUL {
+			return hasForce(x.X, depth+1)
+		}
+	case *ssa.Alloc:
+		for _, r := range *x.Referrers() {
+			switch a := r.(type) {
+			case *ssa.FieldAddr:
+				if fieldNameOf(a) != "Force" {
+					continue
+				}
+				for _, rr := range *a.Referrers() {
+					if st, ok := rr.(*ssa.Store); ok && st.Addr == a && !isFalse(st.Val) {
+						return true
+					}
+				}
+			case *ssa.IndexAddr:
+				for _, rr := range *a.Referrers() {
+					if st, ok := rr.(*ssa.Store); ok && st.Addr == a && hasForce(st.Val, depth+1) {
+						return true
+					}
+				}
+			case *ssa.Store:
+				if a.Addr == x && hasForce(a.Val, depth+1) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func isFalse(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && (c.Value == nil || c.Value.String() == "false")
+}

@@ -103,22 +103,35 @@ ResourceVersion "0".
 A read-modify-write Patch without a precondition.
 
 A patch computed from an earlier read of the object, sent without a
-precondition, overwrites what changed since: a merge patch replaces a whole
-list, so a finalizer, owner reference or condition another writer added in
-between is lost; a JSON patch that addresses an array element by index, or
-replaces a value read earlier, hits whatever is there now. Covered:
-controller-runtime client.MergeFrom and client.StrategicMergeFrom (and
-jsonpatch.CreateMergePatch, strategicpatch.CreateTwoWayMergePatch) where a
-list field changes between the snapshot and the patch (append,
-controllerutil.AddFinalizer/RemoveFinalizer, meta.SetStatusCondition,
-SetOwnerReference, ...) or a patched value is computed from the object;
-JSON patches without a test op that index arrays or replace read values;
-merge patch bodies carrying a list or value computed from a read object
-without metadata.resourceVersion. A blind patch of constant values (set a
-label, add a finalizer with a JSON patch add at /-) is not a
-read-modify-write and is not reported, nor is Server-Side Apply. With
--strict-patch every non-apply patch without a precondition is reported.
-Reported at the Patch call.
+precondition, overwrites what changed since. A JSON merge patch replaces a
+whole list, so a finalizer, owner reference or condition another writer
+added in between is lost; a JSON patch that addresses an array element by
+index, or sets a value computed from what was read, hits whatever is there
+now. Reported at the Patch call:
+
+  - controller-runtime client.MergeFrom and client.StrategicMergeFrom, and
+    jsonpatch.CreateMergePatch / strategicpatch.CreateTwoWayMergePatch of a
+    read object, where a list field of the object changes between the
+    snapshot and the patch (append, index writes,
+    controllerutil.AddFinalizer/RemoveFinalizer, meta.SetStatusCondition,
+    SetOwnerReference, SetFinalizers, unstructured.SetNestedSlice, and
+    helpers of any package that do these), or where a field is set from a
+    value read from the object itself. A strategic merge patch merges lists
+    that declare patchStrategy merge (finalizers, owner references, ...) by
+    key, so for it only the other lists count.
+  - controllerutil.CreateOrPatch, whose mutate function changes a list.
+  - JSON patches without a test op whose operations address an array element
+    by index, or set a value computed from the object read earlier.
+  - merge and strategic merge patch bodies (literals, fmt.Sprintf,
+    json.Marshal of maps and structs, and bodies built by helpers) that carry
+    a list or value computed from the object read earlier, without
+    metadata.resourceVersion.
+
+A blind patch of constant values (set a label, add a finalizer with a JSON
+patch add at /-) is not a read-modify-write and is not reported, nor is
+Server-Side Apply, nor a patch whose body the analysis cannot see. With
+-strict-patch every patch that is not Server-Side Apply and has no
+precondition is reported.
 
 	patch := client.MergeFrom(obj.DeepCopy())
 	controllerutil.AddFinalizer(obj, "example.com/cleanup")
@@ -126,8 +139,8 @@ Reported at the Patch call.
 
 Fix: add a precondition: client.MergeFromWithOptions(base,
 client.MergeFromWithOptimisticLock{}) (a suggested fix does this for
-MergeFrom and StrategicMergeFrom), a test op in a JSON patch, or
-metadata.resourceVersion in a merge patch; then retry on conflict.
+MergeFrom, StrategicMergeFrom and MergeFromWithOptions), a test op in a JSON
+patch, or metadata.resourceVersion in a merge patch; then retry on conflict.
 
 # Rule opaque-rv
 
@@ -179,6 +192,9 @@ client.Apply patches and the Apply method. Reported at the apply call.
 		return err
 	})
 
+An apply with force (ApplyOptions{Force: true}, client.ForceOwnership)
+cannot have an ownership conflict and is not reported.
+
 Fix: do not retry Server-Side Apply on conflict. Resolve the ownership:
 stop setting fields another manager owns, or apply with Force if this
 manager should take them over.
@@ -189,9 +205,11 @@ A hand-written conflict retry that can spin forever on a hot object.
 
 A loop that retries on apierrors.IsConflict with no attempt bound and no
 deadline, or with no backoff between attempts, or a wait poll without a
-timeout whose condition retries conflicts, can hammer the API server or
-hang a worker indefinitely under contention. Reported at the write call
-inside the loop.
+timeout (wait.PollInfinite, or wait.PollUntilContextCancel on a context
+without a deadline) whose condition retries conflicts, can hammer the API
+server or hang a worker indefinitely under contention. The user's own retry
+helpers count through their summaries. Reported at the write call inside
+the loop.
 
 	for {
 		obj, err := c.Get(ctx, name, metav1.GetOptions{})
@@ -213,7 +231,8 @@ A JSON patch guarded by a test op, retried only on conflict.
 A failed test op is answered with 422 Unprocessable Entity
 (apierrors.IsInvalid), not 409 Conflict, so retry.RetryOnConflict (or any
 retry whose predicate is only apierrors.IsConflict) never runs again and the
-first failure is final. Reported at the Patch call.
+first failure is final. A retried function that turns the 422 into a
+conflict itself is fine. Reported at the Patch call.
 
 	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		patch := fmt.Sprintf(`[{"op":"test","path":"/metadata/resourceVersion","value":%q},{"op":"replace","path":"/spec/replicas","value":3}]`, rv)

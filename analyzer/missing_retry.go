@@ -17,7 +17,7 @@ func checkMissingRetry(ck *checker) {
 		if w.Via != nil && (w.ViaWrite.InRetry || !w.ViaWrite.ErrReturned) {
 			continue // the helper retries, or handles (or drops, and is reported for it) the error itself
 		}
-		if ck.flow.RetryOf(w.Call) != nil {
+		if ck.flow.RetryOfWrite(w) != nil {
 			continue
 		}
 		ck.current = w.Call.Parent()

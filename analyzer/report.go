@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lostupdate/lostupdate/analyzer/internal/flow"
+	"github.com/lostupdate/lostupdate/analyzer/internal/patch"
 )
 
 // checker is the state of one run of the Analyzer on one package.
@@ -22,6 +23,7 @@ type checker struct {
 	reported map[string]bool
 	current  *ssa.Function // the function being looked at, for internal errors
 	writes   []*flow.WriteSite
+	patches  map[*flow.WriteSite]*patch.Info
 	// directives are the package's suppression directives (see ignore.go),
 	// indexed on first use.
 	directives *directiveIndex
@@ -183,4 +185,13 @@ func (ck *checker) siteName(instr ssa.Instruction) string {
 		return ck.callName(c)
 	}
 	return ""
+}
+
+// fieldNameOf returns the name of the field a FieldAddr selects.
+func fieldNameOf(fa *ssa.FieldAddr) string {
+	st, ok := fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
+	if !ok || fa.Field >= st.NumFields() {
+		return ""
+	}
+	return st.Field(fa.Field).Name()
 }

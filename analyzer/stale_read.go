@@ -1,6 +1,9 @@
 package analyzer
 
 import (
+	"go/ast"
+	"go/token"
+
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
@@ -27,7 +30,7 @@ func checkStaleRead(ck *checker) {
 		}
 		call := ck.callName(w.Call)
 		wpos, _ := ck.callPos(w.Call)
-		r := ck.flow.RetryOf(w.Call)
+		r := ck.flow.RetryOfWrite(w)
 		for _, o := range origins {
 			read, ok := o.Site.(ssa.CallInstruction)
 			if !ok || o.Via != nil {
@@ -36,10 +39,14 @@ func checkStaleRead(ck *checker) {
 			switch {
 			case o.RV0:
 				pos, end := ck.callPos(read)
+				var fixes []analysis.SuggestedFix
+				if fix := ck.dropRV0Fix(read); fix != nil {
+					fixes = append(fixes, *fix)
+				}
 				ck.report("stale-read", pos, end,
 					ck.callName(read)+` with ResourceVersion "0" may be served from the watch cache, arbitrarily stale, and what it reads feeds `+call+
 						`; drop ResourceVersion "0" to read the latest version before writing`,
-					[]analysis.RelatedInformation{related(wpos, "the write: %s", call)})
+					[]analysis.RelatedInformation{related(wpos, "the write: %s", call)}, fixes...)
 			case o.Kind == flow.CacheRead && r != nil && r.Inside(read):
 				pos, end := ck.callPos(read)
 				ck.report("stale-read", pos, end,
@@ -49,4 +56,82 @@ func checkStaleRead(ck *checker) {
 			}
 		}
 	}
+}
+
+// dropRV0Fix removes the ResourceVersion: "0" element from the composite
+// literal of a read's options.
+func (ck *checker) dropRV0Fix(read ssa.CallInstruction) *analysis.SuggestedFix {
+	mc, ok := model.Classify(read.Common())
+	if !ok {
+		return nil
+	}
+	store := ck.flow.RV0Site(read.Common(), mc)
+	if store == nil || !store.Pos().IsValid() {
+		return nil
+	}
+	lit, kv := ck.keyValueAt(store.Pos())
+	if kv == nil {
+		return nil
+	}
+	file := ck.pass.Fset.File(kv.Pos())
+	src, err := ck.pass.ReadFile(file.Name())
+	if err != nil {
+		return nil
+	}
+	i := -1
+	for j, el := range lit.Elts {
+		if el == ast.Expr(kv) {
+			i = j
+		}
+	}
+	var from, to token.Pos
+	switch {
+	case i < 0:
+		return nil
+	case i+1 < len(lit.Elts):
+		from, to = kv.Pos(), lit.Elts[i+1].Pos() // up to the next element
+	case i > 0:
+		from, to = lit.Elts[i-1].End(), kv.End() // from the end of the previous one
+	default:
+		from, to = kv.Pos(), kv.End() // the only element, and its trailing comma
+		off := file.Offset(to)
+		for off < len(src) && (src[off] == ' ' || src[off] == '\t') {
+			off++
+		}
+		if off < len(src) && src[off] == ',' {
+			to = file.Pos(off + 1)
+		}
+	}
+	return &analysis.SuggestedFix{
+		Message:   `Drop ResourceVersion: "0"`,
+		TextEdits: []analysis.TextEdit{{Pos: from, End: to}},
+	}
+}
+
+// keyValueAt finds the key-value element of a composite literal whose colon
+// is at pos.
+func (ck *checker) keyValueAt(pos token.Pos) (*ast.CompositeLit, *ast.KeyValueExpr) {
+	for _, f := range ck.pass.Files {
+		if f.FileStart > pos || pos > f.FileEnd {
+			continue
+		}
+		var lit *ast.CompositeLit
+		var kv *ast.KeyValueExpr
+		ast.Inspect(f, func(n ast.Node) bool {
+			if kv != nil {
+				return false
+			}
+			if cl, ok := n.(*ast.CompositeLit); ok {
+				for _, el := range cl.Elts {
+					if e, ok := el.(*ast.KeyValueExpr); ok && e.Colon == pos {
+						lit, kv = cl, e
+						return false
+					}
+				}
+			}
+			return true
+		})
+		return lit, kv
+	}
+	return nil, nil
 }

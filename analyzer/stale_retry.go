@@ -11,10 +11,10 @@ import (
 // only outside the retried function.
 func checkStaleRetry(ck *checker) {
 	for _, w := range ck.writeSites() {
-		if w.Op != model.OpUpdate || w.Obj == nil || w.ReadsFirst || (w.Via != nil && w.ViaWrite.InRetry) {
+		if w.Op != model.OpUpdate || w.Obj == nil || w.ReadsFirst || (w.Via != nil && (w.ViaWrite.InRetry || w.ViaWrite.ReadsFirst)) {
 			continue
 		}
-		r := ck.flow.RetryOf(w.Call)
+		r := ck.flow.RetryOfWrite(w)
 		if r == nil {
 			continue
 		}

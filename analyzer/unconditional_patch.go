@@ -1,4 +1,279 @@
 package analyzer
 
-// checkUnconditionalPatch is not written yet.
-func checkUnconditionalPatch(ck *checker) {}
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lostupdate/lostupdate/analyzer/internal/flow"
+	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+	"github.com/lostupdate/lostupdate/analyzer/internal/patch"
+)
+
+// checkUnconditionalPatch reports read-modify-write patches without a
+// precondition (every patch without one, in strict mode).
+func checkUnconditionalPatch(ck *checker) {
+	for _, w := range ck.writeSites() {
+		if w.Op != model.OpPatch {
+			continue
+		}
+		ck.current = w.Call.Parent()
+		if w.ReadsFirst {
+			ck.createOrPatch(w)
+			continue
+		}
+		info := ck.patchOf(w)
+		if info == nil || !info.Known || info.Type == patch.TypeApply || info.HasPrecondition() {
+			continue
+		}
+		why, rel := ck.patchHazard(w, info)
+		if why == "" {
+			if ck.cfg.StrictPatch && info.Kind != patch.KindObject {
+				why = "it is sent without a precondition (strict mode)"
+			} else {
+				continue
+			}
+		}
+		call := ck.callName(w.Call)
+		kind := info.Type.String()
+		if info.Fn != "" && info.Kind == patch.KindDiff {
+			kind += " from " + info.Fn
+		} else if info.Fn != "" {
+			kind += " built by " + info.Fn
+		}
+		fix := ck.lockFix(info)
+		advice := "add a precondition (a test op on /metadata/resourceVersion, or metadata.resourceVersion in the body) and retry on conflict"
+		if info.Kind == patch.KindDiff && info.Fn != "" && strings.Contains(info.Fn, "From") {
+			advice = "add client.MergeFromWithOptimisticLock{} (client.MergeFromWithOptions) so that a concurrent change fails with 409 Conflict, and retry on it"
+		}
+		var fixes []analysis.SuggestedFix
+		if fix != nil {
+			fixes = append(fixes, *fix)
+		}
+		pos, end := ck.callPos(w.Call)
+		ck.report("unconditional-patch", pos, end,
+			call+" sends a "+kind+" without a precondition, and "+why+", so a concurrent change is silently overwritten; "+advice,
+			rel, fixes...)
+	}
+}
+
+// patchHazard says why a patch without a precondition loses updates, or "".
+func (ck *checker) patchHazard(w *flow.WriteSite, info *patch.Info) (string, []analysis.RelatedInformation) {
+	switch info.Kind {
+	case patch.KindDiff:
+		obj, from, to := w.Obj, info.Snapshot, ssa.Instruction(w.Call)
+		if info.Modified != nil {
+			obj, to = info.Modified, info.ModifiedAt
+		}
+		if obj == nil {
+			return "", nil
+		}
+		if info.Base != nil && flow.AllNoResourceVersion(ck.flow.Object(info.Base, from)) {
+			return "", nil // a blind patch of a built object, not a read-modify-write
+		}
+		if info.BaseArg != nil && clearedCopy(ck.flow.Object(info.BaseArg, to)) {
+			// base.ResourceVersion = "": the diff then carries the object's
+			// resourceVersion, a precondition.
+			return "", nil
+		}
+		name := "the object"
+		if obj == w.Obj {
+			name = ck.objText(w)
+		}
+		for _, m := range ck.flow.Mutations(obj, from, to) {
+			if !sentBy(w, m.Field, obj) {
+				continue
+			}
+			if m.List && !(info.Type == patch.TypeStrategic && m.Merge) {
+				return fmt.Sprintf("%s of %s changed since the snapshot (a merge patch replaces the whole list)", listName(m.Field), name),
+					ck.mutationRelated(m, info)
+			}
+			if m.FromRead {
+				return fmt.Sprintf("%s of %s is set from a value read from it", fieldName(m.Field), name),
+					ck.mutationRelated(m, info)
+			}
+		}
+	case patch.KindBody:
+		isTarget := ck.patchTarget(w)
+		for _, op := range info.Ops {
+			if op.Op == "test" {
+				continue
+			}
+			if op.Indexed {
+				return fmt.Sprintf("its %s op addresses %s by index", op.Op, indexedPath(op.Path)), nil
+			}
+			if op.Op == "replace" || op.Op == "remove" || op.Op == "add" {
+				for _, v := range op.Value {
+					if r := ck.flow.ReadFrom(v, isTarget); r != nil {
+						return fmt.Sprintf("its %s op sets %s to a value computed from the object read earlier", op.Op, op.Path),
+							[]analysis.RelatedInformation{related(flow.Pos(r), "read here")}
+					}
+				}
+			}
+		}
+		for _, o := range info.FromObjects {
+			for _, a := range ck.flow.Aliases(o) {
+				if isTarget(a) {
+					return "its body, built by " + info.Fn + ", carries values computed from the object read earlier", nil
+				}
+			}
+		}
+		for _, h := range info.Holes {
+			if r := ck.flow.ReadFrom(h.Value, isTarget); r != nil {
+				what := "a value"
+				if h.List {
+					what = "a list"
+				}
+				return fmt.Sprintf("its body sets %s to %s computed from the object read earlier", h.Path, what),
+					[]analysis.RelatedInformation{related(flow.Pos(r), "read here")}
+			}
+		}
+	}
+	return "", nil
+}
+
+// createOrPatch reports controllerutil.CreateOrPatch calls whose mutate
+// function changes a list: the library sends a plain merge patch.
+func (ck *checker) createOrPatch(w *flow.WriteSite) {
+	c := w.Call.Common()
+	fns := ck.flow.FuncValues(model.Arg(c, 3))
+	if len(fns) == 0 || w.Obj == nil {
+		return
+	}
+	for _, m := range ck.flow.Mutations(w.Obj, nil, nil) {
+		inside := false
+		for _, fn := range fns {
+			if flow.Within(m.Instr.Parent(), fn) {
+				inside = true
+			}
+		}
+		if !inside || !m.List {
+			continue
+		}
+		pos, end := ck.callPos(w.Call)
+		ck.report("unconditional-patch", pos, end,
+			"CreateOrPatch sends a merge patch without a precondition, and its mutate function changes "+listName(m.Field)+
+				" of "+ck.argText(w.Call, 2)+" (a merge patch replaces the whole list), so a concurrent change is silently overwritten; "+
+				"Get, change and Patch with client.MergeFromWithOptimisticLock{} (or Update) and retry on conflict",
+			[]analysis.RelatedInformation{related(flow.Pos(m.Instr), "%s changed here", listName(m.Field))})
+		return
+	}
+}
+
+func (ck *checker) mutationRelated(m flow.Mutation, info *patch.Info) []analysis.RelatedInformation {
+	rel := []analysis.RelatedInformation{related(flow.Pos(m.Instr), "%s changed here", fieldName(m.Field))}
+	if m.Via != nil {
+		rel = append(rel, related(m.Via.Pos(), "%s changes it", m.Via.Name()))
+	}
+	if info.Snapshot != nil {
+		rel = append(rel, related(flow.Pos(info.Snapshot), "the snapshot the patch is computed from"))
+	}
+	return rel
+}
+
+func listName(field string) string {
+	if field == "" {
+		return "a list"
+	}
+	return "the " + field + " list"
+}
+
+func fieldName(field string) string {
+	if field == "" {
+		return "a field"
+	}
+	return field
+}
+
+// lockFix rewrites client.MergeFrom(base) into
+// client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{}),
+// and adds the option to StrategicMergeFrom(base, ...) and
+// MergeFromWithOptions(base, ...).
+func (ck *checker) lockFix(info *patch.Info) *analysis.SuggestedFix {
+	if info.Kind != patch.KindDiff || info.Site == nil || info.Lock {
+		return nil
+	}
+	ce := ck.calls[info.Site.Common().Pos()]
+	if ce == nil || len(ce.Args) == 0 || ce.Ellipsis.IsValid() {
+		return nil
+	}
+	sel, ok := ast.Unparen(ce.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	lock := pkg.Name + ".MergeFromWithOptimisticLock{}"
+	last := ce.Args[len(ce.Args)-1]
+	edits := []analysis.TextEdit{{Pos: last.End(), End: last.End(), NewText: []byte(", " + lock)}}
+	switch sel.Sel.Name {
+	case "MergeFrom":
+		edits = append(edits, analysis.TextEdit{Pos: sel.Sel.Pos(), End: sel.Sel.End(), NewText: []byte("MergeFromWithOptions")})
+	case "StrategicMergeFrom", "MergeFromWithOptions":
+	default:
+		return nil
+	}
+	return &analysis.SuggestedFix{
+		Message:   "Add client.MergeFromWithOptimisticLock{} to the patch",
+		TextEdits: sortEdits(edits),
+	}
+}
+
+func sortEdits(edits []analysis.TextEdit) []analysis.TextEdit {
+	if len(edits) == 2 && edits[0].Pos > edits[1].Pos {
+		edits[0], edits[1] = edits[1], edits[0]
+	}
+	return edits
+}
+
+func indexedPath(path string) string {
+	if path == "a list element" {
+		return path
+	}
+	return "the list element " + path
+}
+
+// sentBy reports whether a change to a field reaches the server through a
+// write: the status subresource takes only status, the main resource of an
+// object with a status takes everything but status.
+func sentBy(w *flow.WriteSite, field string, obj ssa.Value) bool {
+	status := field == "status" || strings.HasPrefix(field, "status.")
+	if w.Client != nil && w.Client.Subresource == "status" {
+		return status
+	}
+	return !status || !hasStatus(concreteType(obj))
+}
+
+// hasStatus reports whether an object type has a Status field (and so,
+// presumably, a status subresource).
+func hasStatus(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if st.Field(i).Name() == "Status" {
+			return true
+		}
+	}
+	return false
+}
+
+// clearedCopy reports whether a snapshot's resourceVersion was cleared.
+func clearedCopy(os []flow.Origin) bool {
+	for _, o := range os {
+		if o.Kind == flow.Cleared {
+			return true
+		}
+	}
+	return false
+}

@@ -82,7 +82,7 @@ func TestTypeErrorIsReportedNotPanicked(t *testing.T) {
 }
 
 func TestJSON(t *testing.T) {
-	stdout, stderr, code := run(t, "-json", "./staleread")
+	stdout, stderr, code := run(t, "-json", "-rules=stale-read", "./staleread")
 	if code != 0 {
 		t.Fatalf("exit code %d with -json, want 0\n%s", code, stderr)
 	}
@@ -117,8 +117,8 @@ func TestBadRuleFlag(t *testing.T) {
 }
 
 func TestDisableFlag(t *testing.T) {
-	_, stderr, code := run(t, "-disable=stale-read", "./staleread")
-	if code != 0 || strings.Contains(stderr, "stale-read") {
+	_, stderr, code := run(t, "-rules=stale-read,missing-retry", "-disable=stale-read", "./staleread")
+	if code != 0 || strings.Contains(stderr, "stale-read: ") {
 		t.Errorf("exit %d, stderr:\n%s\nwant no stale-read findings with -disable=stale-read", code, stderr)
 	}
 }
@@ -134,5 +134,56 @@ func TestExample(t *testing.T) {
 		if !strings.Contains(string(out), ": "+rule+": ") {
 			t.Errorf("the example shows no %s finding:\n%s", rule, out)
 		}
+	}
+}
+
+// TestExampleFix applies the suggested fixes to a copy of the example: the
+// result compiles, and lostupdate accepts the fixed sites.
+func TestExampleFix(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "example")
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join(root, "example"))); err != nil {
+		t.Fatal(err)
+	}
+	gomod := filepath.Join(dir, "go.mod")
+	data, err := os.ReadFile(gomod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = []byte(strings.Replace(string(data), "=> ../", "=> "+root+"/", 1))
+	if err := os.WriteFile(gomod, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lostupdate := func(args ...string) string {
+		cmd := exec.Command(binary, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOPROXY=off")
+		out, _ := cmd.CombinedOutput()
+		return string(out)
+	}
+	before := lostupdate("./...")
+	for _, rule := range []string{"unconditional-patch", "stale-read"} {
+		if !strings.Contains(before, ": "+rule+": ") {
+			t.Fatalf("the example has no %s finding to fix:\n%s", rule, before)
+		}
+	}
+	lostupdate("-fix", "./...")
+	build := exec.Command("go", "build", "./...")
+	build.Dir = dir
+	build.Env = append(os.Environ(), "GOPROXY=off")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("the fixed example does not compile: %v\n%s", err, out)
+	}
+	after := lostupdate("./...")
+	for _, rule := range []string{"unconditional-patch", "stale-read"} {
+		if strings.Contains(after, ": "+rule+": ") {
+			t.Errorf("after -fix, lostupdate still reports %s:\n%s", rule, after)
+		}
+	}
+	if !strings.Contains(after, ": stale-retry: ") {
+		t.Errorf("after -fix, the findings without a fix are gone too:\n%s", after)
 	}
 }

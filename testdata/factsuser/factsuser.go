@@ -84,7 +84,7 @@ func badStaleInMethodRetry(ctx context.Context, k *facts.Client, c client.Client
 	}
 	return k.Retry(ctx, func(ctx context.Context) error {
 		cm.Data["x"] = "y"
-		return c.Update(ctx, cm) // want "^stale-retry: .*cm"
+		return c.Update(ctx, cm) // want "^stale-retry: .*cm" "^unbounded-retry: "
 	})
 }
 

@@ -218,7 +218,8 @@ func (p *Package) taint(err ssa.Value) *errTaint {
 					t.sinks = append(t.sinks, x)
 					t.handled = true
 				default:
-					if fn := callee(c); p.local(fn) {
+					fn := callee(c)
+					if p.local(fn) {
 						// A local function that returns what it is given is a wrapper.
 						if call, ok := x.(*ssa.Call); ok && p.summary(fn).ReturnsErrorArg {
 							push(call)
@@ -228,6 +229,15 @@ func (p *Package) taint(err ssa.Value) *errTaint {
 							t.logged = true
 							continue
 						}
+					} else if obj := funcObject(fn); obj != nil && p.facts != nil {
+						if ff := p.facts.FuncFact(obj); ff != nil && ff.LogsErrors {
+							t.logged = true
+							continue
+						}
+					}
+					if loggerShape(c, v) {
+						t.logged = true
+						continue
 					}
 					t.sinks = append(t.sinks, x)
 					t.handled = true
@@ -259,22 +269,25 @@ func (p *Package) handledFrom(from *ssa.BasicBlock, write ssa.Instruction, t *er
 		if sinkBlocks[b] {
 			return true
 		}
-		// What the code does after a successful write is no answer to a
-		// failed one: a requeue or error there is not about this error.
-		if !success[b] {
-			for _, instr := range b.Instrs {
-				switch x := instr.(type) {
-				case *ssa.Return:
-					if returnsError(x) || requeues(x) {
-						return true
-					}
-				case ssa.CallInstruction:
-					if model.IsWorkqueueAdd(x.Common()) || model.ErrorUseOf(x.Common()) == model.ErrExit {
-						return true
-					}
-				case *ssa.Panic:
+		// A path that ends in an error makes the caller (the work queue)
+		// retry, whatever the error. What the code does after a successful
+		// write is no answer to a failed one otherwise: a requeue there (a
+		// periodic RequeueAfter) is not about this error.
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Return:
+				if returnsError(x) || (!success[b] && requeues(x)) {
 					return true
 				}
+			case ssa.CallInstruction:
+				if model.ErrorUseOf(x.Common()) == model.ErrExit {
+					return true
+				}
+				if !success[b] && (model.IsWorkqueueAdd(x.Common()) || p.rewrites(x.Common())) {
+					return true
+				}
+			case *ssa.Panic:
+				return true
 			}
 		}
 		stack = append(stack, b.Succs...)
@@ -338,4 +351,30 @@ func errorResult(sig *types.Signature) int {
 		return res.Len() - 1
 	}
 	return -1
+}
+
+// loggerShape reports whether a call looks like a logging or printing
+// helper given the error among its variadic ...any arguments: a function
+// such as Errorf(format string, args ...any) that returns nothing cannot hand
+// the error on.
+func loggerShape(c *ssa.CallCommon, arg ssa.Value) bool {
+	sig := c.Signature()
+	if !sig.Variadic() || sig.Results().Len() != 0 || len(c.Args) == 0 || c.Args[len(c.Args)-1] != arg {
+		return false
+	}
+	sl, ok := sig.Params().At(sig.Params().Len() - 1).Type().(*types.Slice)
+	if !ok {
+		return false
+	}
+	iface, ok := sl.Elem().Underlying().(*types.Interface)
+	return ok && iface.Empty()
+}
+
+// rewrites reports whether a call redoes a write: a function of the
+// package that writes objects itself, such as a re-read-and-retry helper
+// called when a conflict is detected (a helper of another package that
+// returns the error is followed by the error's taint instead).
+func (p *Package) rewrites(c *ssa.CallCommon) bool {
+	fn := callee(c)
+	return p.local(fn) && p.summary(fn).Writer
 }

@@ -1,7 +1,9 @@
 package flow
 
 import (
+	"go/constant"
 	"go/token"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -59,6 +61,15 @@ func (p *Package) aliases(v ssa.Value) []ssa.Value {
 						}
 					}
 				}
+			case *ssa.MakeClosure:
+				// Captured by reference: the closure's free variable is the same object.
+				if fn, ok := r.Fn.(*ssa.Function); ok {
+					for i, b := range r.Bindings {
+						if b == x && i < len(fn.FreeVars) {
+							push(fn.FreeVars[i])
+						}
+					}
+				}
 			case *ssa.Call:
 				if f, ok := model.FuncOf(r.Common()); ok && f.Kind == model.FuncAlias && model.Arg(r.Common(), f.Src) == x {
 					for _, rr := range *r.Referrers() {
@@ -111,7 +122,7 @@ func (p *Package) eventsOn(a ssa.Value) []*event {
 		case *ssa.FieldAddr:
 			evs = append(evs, p.fieldEvents(r)...)
 		case *ssa.Store:
-			if r.Addr == a && isObjectMemory(a.Type()) {
+			if r.Addr == a && isObjectMemory(a.Type()) && model.IsObject(a.Type()) {
 				evs = append(evs, &event{kind: evFill, instr: r, src: r.Val})
 			}
 		case ssa.CallInstruction:
@@ -208,7 +219,7 @@ func (p *Package) nestedRVEvent(c ssa.CallInstruction, m ssa.Value) *event {
 }
 
 // variadicConsts returns the values stored into the array behind a variadic
-// argument.
+// argument, in order.
 func variadicConsts(v ssa.Value) []ssa.Value {
 	sl, ok := v.(*ssa.Slice)
 	if !ok {
@@ -218,16 +229,31 @@ func variadicConsts(v ssa.Value) []ssa.Value {
 	if !ok {
 		return nil
 	}
-	var vals []ssa.Value
+	byIndex := map[int64]ssa.Value{}
+	var max int64 = -1
 	for _, r := range *arr.Referrers() {
 		ia, ok := r.(*ssa.IndexAddr)
 		if !ok {
 			continue
 		}
+		c, ok := ia.Index.(*ssa.Const)
+		if !ok || c.Value == nil {
+			continue
+		}
+		i, _ := constant.Int64Val(c.Value)
 		for _, rr := range *ia.Referrers() {
 			if st, ok := rr.(*ssa.Store); ok && st.Addr == ia {
-				vals = append(vals, strip(st.Val))
+				byIndex[i] = strip(st.Val)
+				if i > max {
+					max = i
+				}
 			}
+		}
+	}
+	var vals []ssa.Value
+	for i := int64(0); i <= max; i++ {
+		if v, ok := byIndex[i]; ok {
+			vals = append(vals, v)
 		}
 	}
 	return vals
@@ -347,7 +373,7 @@ func (p *Package) callEvent(call ssa.CallInstruction, a ssa.Value) *event {
 		case mc.Client == model.ControllerRuntime && (mc.Op == model.OpCreate || mc.Op == model.OpUpdate || mc.Op == model.OpPatch):
 			// controller-runtime fills the object in with the server's
 			// state, new resourceVersion included, when the write succeeds.
-			return &event{kind: evFill, instr: call, origin: Origin{Kind: Read, Site: call}}
+			return &event{kind: evFill, instr: call, origin: Origin{Kind: Read, Site: call}, onSuccess: true}
 		}
 		return nil
 	}
@@ -371,6 +397,9 @@ func (p *Package) callEvent(call ssa.CallInstruction, a ssa.Value) *event {
 			}
 		case model.FuncDecode:
 			if f.Dst >= 0 && f.Dst == argIndex {
+				if src := p.marshalledObject(model.Arg(c, f.Data)); src != nil {
+					return &event{kind: evFill, instr: call, src: src} // a JSON round trip of an object
+				}
 				return &event{kind: evFill, instr: call, origin: Origin{Kind: Constructed, Site: call, Decoded: true}}
 			}
 		case model.FuncReadWrite:
@@ -391,14 +420,23 @@ func (p *Package) callEvent(call ssa.CallInstruction, a ssa.Value) *event {
 	if pi < 0 {
 		return nil
 	}
+	var readsInto bool
+	var sets, clears []int
 	if p.local(fn) {
-		if p.summary(fn).ReadsInto[pi] {
-			return &event{kind: evFill, instr: call, origin: Origin{Kind: Read, Site: call, Via: funcObject(fn)}}
-		}
+		s := p.summary(fn)
+		readsInto, sets, clears = s.ReadsInto[pi], s.SetsRV, s.ClearsRV
 	} else if obj := funcObject(fn); obj != nil && p.facts != nil {
-		if ff := p.facts.FuncFact(obj); ff != nil && ff.readsInto(pi) {
-			return &event{kind: evFill, instr: call, origin: Origin{Kind: Read, Site: call, Via: obj}}
+		if ff := p.facts.FuncFact(obj); ff != nil {
+			readsInto, sets, clears = ff.readsInto(pi), ff.SetsRV, ff.ClearsRV
 		}
+	}
+	switch {
+	case readsInto:
+		return &event{kind: evFill, instr: call, origin: Origin{Kind: Read, Site: call, Via: funcObject(fn)}}
+	case slices.Contains(sets, pi):
+		return &event{kind: evSetRV, instr: call}
+	case slices.Contains(clears, pi):
+		return &event{kind: evClear, instr: call}
 	}
 	return nil
 }
@@ -410,10 +448,13 @@ func (p *Package) Object(v ssa.Value, at ssa.Instruction) []Origin {
 }
 
 func (p *Package) objectAt(v ssa.Value, at ssa.Instruction, depth int) []Origin {
+	if v == nil {
+		return nil
+	}
 	info := p.describe(v)
 	var evs []*event
 	for _, e := range info.events {
-		if e.instr != at && p.mayReach(e.instr, at) {
+		if e.instr != at && p.mayReach(e.instr, at) && (!e.onSuccess || p.afterSuccess(e.instr, at)) {
 			evs = append(evs, e)
 		}
 	}
@@ -473,3 +514,75 @@ func allNoRV(os []Origin) bool {
 // AllNoResourceVersion reports whether an object certainly carries no
 // resourceVersion from a read: every origin is constructed or cleared.
 func AllNoResourceVersion(os []Origin) bool { return allNoRV(os) }
+
+// afterSuccess reports whether at can run only after call succeeded: call's
+// error is checked against nil and at is dominated by the branch where it is
+// nil. Without such a check, or across functions, it says yes.
+func (p *Package) afterSuccess(call ssa.Instruction, at ssa.Instruction) bool {
+	c, ok := call.(*ssa.Call)
+	if !ok || at.Parent() != c.Parent() {
+		return true
+	}
+	for _, r := range *c.Referrers() {
+		bin, ok := r.(*ssa.BinOp)
+		if !ok || (!isNil(bin.X) && !isNil(bin.Y)) {
+			continue
+		}
+		for _, rr := range *bin.Referrers() {
+			iff, ok := rr.(*ssa.If)
+			if !ok {
+				continue
+			}
+			failure := failureSuccessor(iff)
+			if failure == nil {
+				continue
+			}
+			success := iff.Block().Succs[0]
+			if success == failure {
+				success = iff.Block().Succs[1]
+			}
+			return success.Dominates(at.Block())
+		}
+	}
+	return true
+}
+
+// marshalledObject returns the object whose encoding a byte slice is
+// (json.Marshal(obj), also through a variable), or nil.
+func (p *Package) marshalledObject(data ssa.Value) ssa.Value {
+	for depth := 0; data != nil && depth < 4; depth++ {
+		switch x := strip(data).(type) {
+		case *ssa.Extract:
+			call, ok := x.Tuple.(*ssa.Call)
+			if !ok || x.Index != 0 {
+				return nil
+			}
+			switch model.CalleeName(call.Common()) {
+			case "encoding/json.Marshal", "k8s.io/apimachinery/pkg/util/json.Marshal", "sigs.k8s.io/yaml.Marshal":
+				if v := strip(call.Call.Args[0]); model.IsObject(v.Type()) {
+					return v
+				}
+			case "github.com/evanphx/json-patch/v5.MergePatch", "gopkg.in/evanphx/json-patch.v4.MergePatch",
+				"github.com/evanphx/json-patch.MergePatch", "k8s.io/apimachinery/pkg/util/strategicpatch.StrategicMergePatch",
+				"(github.com/evanphx/json-patch/v5.Patch).Apply", "(gopkg.in/evanphx/json-patch.v4.Patch).Apply":
+				// A patch applied to the encoding of an object: its
+				// metadata, resourceVersion included, stays.
+				data = call.Call.Args[0]
+				if model.CalleeName(call.Common())[0] == '(' {
+					data = call.Call.Args[1]
+				}
+				continue
+			}
+			return nil
+		case *ssa.UnOp:
+			vals := p.VariableValues(x)
+			if len(vals) != 1 {
+				return nil
+			}
+			data = vals[0]
+		default:
+			return nil
+		}
+	}
+	return nil
+}

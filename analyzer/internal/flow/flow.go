@@ -42,7 +42,8 @@ type Package struct {
 
 	bindings  map[*ssa.FreeVar]ssa.Value // free variable -> value bound by the closure's MakeClosure
 	made      map[*ssa.Function]*ssa.MakeClosure
-	retried   map[*ssa.Function]*Retry // functions run by a conflict retry
+	retried   map[*ssa.Function]*Retry    // functions run by a conflict retry (memo; nil: none)
+	funcArgs  map[*ssa.Function][]funcArg // where each function value is passed as an argument
 	loops     map[*ssa.Function][]*Loop
 	summaries map[*ssa.Function]*Summary
 	computing map[*ssa.Function]bool
@@ -85,7 +86,8 @@ func New(pkg *ssa.Package, funcs []*ssa.Function, opts Options, facts FactSource
 			}
 		}
 	}
-	p.retried = p.findRetried()
+	p.retried = make(map[*ssa.Function]*Retry)
+	p.funcArgs = p.indexFuncArgs()
 	return p
 }
 

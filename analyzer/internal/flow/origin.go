@@ -71,6 +71,9 @@ type event struct {
 	instr  ssa.Instruction
 	src    ssa.Value // evFill from a value: the object copied in
 	origin Origin    // evFill without src: the origin filled in
+	// onSuccess: the event happens only if the call succeeds (a
+	// controller-runtime write fills the object in with the server's state).
+	onSuccess bool
 }
 
 func (p *Package) merge(dst *objInfo, src *objInfo) {
@@ -183,7 +186,45 @@ func (p *Package) part(at ssa.Instruction, whole *objInfo, info *objInfo) {
 		}
 		add(info, o)
 	}
-	info.events = append(info.events, whole.events...)
+	// A list filled by a read fills its items; a struct of the program that
+	// merely holds an object is no object, and what is stored into it is no
+	// event of the object.
+	if !wrapper(containerOf(at)) {
+		info.events = append(info.events, whole.events...)
+	}
+}
+
+// containerOf returns the value a field or element access reads from.
+func containerOf(at ssa.Instruction) ssa.Value {
+	switch x := at.(type) {
+	case *ssa.FieldAddr:
+		return x.X
+	case *ssa.Field:
+		return x.X
+	case *ssa.IndexAddr:
+		return x.X
+	case *ssa.Index:
+		return x.X
+	case *ssa.UnOp:
+		return x.X
+	}
+	return nil
+}
+
+// wrapper reports whether v is a struct of the program (or a pointer to
+// one) that is not a Kubernetes object: a wrapper that holds one.
+func wrapper(v ssa.Value) bool {
+	if v == nil {
+		return false
+	}
+	t := v.Type()
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if _, ok := t.Underlying().(*types.Struct); !ok {
+		return false
+	}
+	return !model.IsObject(t)
 }
 
 // alloc describes a local or heap allocation: a variable holding an object
@@ -200,6 +241,25 @@ func (p *Package) alloc(a *ssa.Alloc, info *objInfo) {
 	}
 	if stored {
 		return
+	}
+	if model.IsNamed(a.Type(), model.Unstructured, "Unstructured") {
+		// &unstructured.Unstructured{Object: m}: it is what m is, e.g. the
+		// conversion of a read object.
+		for _, r := range *a.Referrers() {
+			fa, ok := r.(*ssa.FieldAddr)
+			if !ok || fieldName(fa) != "Object" {
+				continue
+			}
+			for _, rr := range *fa.Referrers() {
+				if st, ok := rr.(*ssa.Store); ok && st.Addr == fa {
+					p.merge(info, p.describe(st.Val))
+					stored = true
+				}
+			}
+		}
+		if stored {
+			return
+		}
 	}
 	if isObjectMemory(a.Type()) {
 		add(info, Origin{Kind: Constructed, Site: a})
@@ -317,6 +377,10 @@ func (p *Package) callResult(call *ssa.Call, idx int, info *objInfo) {
 			p.merge(info, p.describe(model.Arg(c, f.Src)))
 			return
 		case f.Kind == model.FuncDecode && f.Dst < 0 && idx == 0:
+			if src := p.marshalledObject(model.Arg(c, f.Data)); src != nil {
+				p.merge(info, p.describe(src))
+				return
+			}
 			add(info, Origin{Kind: Constructed, Site: call, Decoded: true})
 			return
 		}

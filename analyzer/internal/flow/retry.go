@@ -20,6 +20,10 @@ type Retry struct {
 	Bounded      bool                // attempts or time are bounded
 	Backoff      bool                // waits between attempts
 	Via          *types.Func         // the user's helper that runs the function in a retry
+	Ctx          ssa.Value           // the context whose deadline bounds an otherwise unbounded poll
+	// ByCond: a wait whose condition decides what is retried, not known
+	// where the retry is set up; the function run must retry conflicts.
+	ByCond bool
 }
 
 // Pos is where the retry is.
@@ -50,6 +54,8 @@ type Loop struct {
 	Conflict *ssa.Call
 	// Attempts are the calls whose error the conflict check tests.
 	Attempts []ssa.CallInstruction
+	// AlsoInvalid is true when the loop also retries on apierrors.IsInvalid.
+	AlsoInvalid bool
 	// Iterates is true for a loop over a collection (range over a slice or a
 	// map): going round again moves to the next element, it is not a retry.
 	Iterates bool
@@ -68,38 +74,77 @@ func (p *Package) RetryOf(instr ssa.Instruction) *Retry {
 	fn := instr.Parent()
 	for _, l := range p.Loops(fn) {
 		if l.Conflict != nil && !l.Iterates && l.Blocks[instr.Block()] {
-			return &Retry{Loop: l, Name: "a retry loop", ConflictOnly: true, Bounded: l.bounded(), Backoff: l.backoff()}
+			return &Retry{Loop: l, Name: "a retry loop", ConflictOnly: !l.AlsoInvalid, Bounded: l.bounded(), Backoff: l.backoff()}
 		}
 	}
 	for f := fn; f != nil; f = f.Parent() {
-		if r, ok := p.retried[f]; ok {
+		if r := p.Retried(f); r != nil {
 			return r
 		}
 	}
 	return nil
 }
 
-// Retried returns the retry a function is run by, if any.
-func (p *Package) Retried(fn *ssa.Function) *Retry { return p.retried[fn] }
+// funcArg is a call that passes a function value as its argument index.
+type funcArg struct {
+	call  ssa.CallInstruction
+	index int // counted without the receiver
+}
 
-// findRetried finds the functions passed to conflict retry helpers: the
-// model's (RetryOnConflict, OnError, wait.*), the user's configured ones, and
-// helpers whose summary or fact says they retry a function argument.
-func (p *Package) findRetried() map[*ssa.Function]*Retry {
-	out := map[*ssa.Function]*Retry{}
+// indexFuncArgs finds, for every function value passed to a call, the call
+// and the argument.
+func (p *Package) indexFuncArgs() map[*ssa.Function][]funcArg {
+	out := map[*ssa.Function][]funcArg{}
 	for call := range p.calls {
-		c := call.Common()
-		for _, r := range p.retriesOfCall(call) {
-			for _, fn := range p.funcValues(model.Arg(c, r.argIndex)) {
-				if _, ok := out[fn]; !ok {
-					rr := r.Retry
-					rr.Fn = fn
-					out[fn] = &rr
-				}
+		for i, arg := range model.Args(call.Common()) {
+			if _, ok := arg.Type().Underlying().(*types.Signature); !ok {
+				continue
+			}
+			for _, fn := range p.funcValues(arg) {
+				out[fn] = append(out[fn], funcArg{call, i})
 			}
 		}
 	}
 	return out
+}
+
+// Retried returns the conflict retry that runs a function (passed to a
+// retry helper: the model's RetryOnConflict, OnError and wait.*, the user's
+// configured ones, and helpers whose summary or fact says they retry a
+// function argument), or nil.
+func (p *Package) Retried(fn *ssa.Function) *Retry {
+	if r, ok := p.retried[fn]; ok {
+		return r
+	}
+	p.retried[fn] = nil // while computing: a cycle finds no retry
+	var found *Retry
+	for _, use := range p.funcArgs[fn] {
+		for _, r := range p.retriesOfCall(use.call) {
+			if r.argIndex != use.index {
+				continue
+			}
+			rr := r.Retry
+			rr.Fn = fn
+			if rr.ByCond && !p.delegates(fn) {
+				switch {
+				case p.mentionsConflictFn(fn, 0):
+					rr.ConflictOnly = !p.mentionsInvalid(fn)
+				case p.retriesEveryError(fn):
+					rr.ConflictOnly = false
+				default:
+					continue // the condition does not retry conflicts
+				}
+				rr.ByCond = false
+			}
+			found = &rr
+			break
+		}
+		if found != nil {
+			break
+		}
+	}
+	p.retried[fn] = found
+	return found
 }
 
 type callRetry struct {
@@ -112,6 +157,9 @@ func (p *Package) retriesOfCall(call ssa.CallInstruction) []callRetry {
 	c := call.Common()
 	if f, ok := model.FuncOf(c); ok && f.Kind == model.FuncRetry {
 		r := Retry{Call: call, Name: shortName(model.CalleeName(c)), Bounded: f.Bounded, Backoff: f.Backoff}
+		if f.Ctx >= 0 {
+			r.Ctx = model.Arg(c, f.Ctx)
+		}
 		switch f.Retries {
 		case model.RetriesConflict:
 			r.ConflictOnly = true
@@ -123,10 +171,22 @@ func (p *Package) retriesOfCall(call ssa.CallInstruction) []callRetry {
 			}
 			r.ConflictOnly = only
 		case model.RetriesByCond:
-			if !p.mentionsConflict(model.Arg(c, f.Fn), 0) {
+			cond := model.Arg(c, f.Fn)
+			switch {
+			case len(p.funcValues(cond)) == 0:
+				// A condition the code receives (a wrapper's parameter):
+				// whether it retries conflicts is the caller's condition's.
+				r.ByCond = true
+			case p.mentionsConflict(cond, 0):
+				r.ConflictOnly = !p.mentionsInvalid(cond)
+			case p.retriesEveryError(cond) || p.retriesOnError(cond):
+				// (false, nil) when something fails: conflicts are retried too.
+			case p.delegates(cond):
+				// A condition that returns what the caller's condition says.
+				r.ByCond = true
+			default:
 				return nil
 			}
-			r.ConflictOnly = true
 		}
 		return []callRetry{{r, f.Fn}}
 	}
@@ -156,7 +216,7 @@ func (p *Package) retriesOfCall(call ssa.CallInstruction) []callRetry {
 		if fn != nil && fn.Signature.Recv() != nil {
 			idx-- // summaries count the receiver
 		}
-		out = append(out, callRetry{Retry{Call: call, Name: shortName(name), ConflictOnly: rf.ConflictOnly, Bounded: rf.Bounded, Backoff: rf.Backoff, Via: funcObject(fn)}, idx})
+		out = append(out, callRetry{Retry{Call: call, Name: shortName(name), ConflictOnly: rf.ConflictOnly, Bounded: rf.Bounded, Backoff: rf.Backoff, Via: funcObject(fn), ByCond: rf.ByCond}, idx})
 	}
 	return out
 }
@@ -369,9 +429,11 @@ func iterates(l *Loop) bool {
 		for _, instr := range b.Instrs {
 			switch x := instr.(type) {
 			case *ssa.Next:
-				return true
+				if b == l.Header {
+					return true
+				}
 			case *ssa.UnOp:
-				if x.Op == token.ARROW {
+				if x.Op == token.ARROW && b == l.Header {
 					return true
 				}
 			case *ssa.IndexAddr:
@@ -422,6 +484,7 @@ func (p *Package) findConflictCheck(l *Loop) {
 			}
 			l.Conflict = call
 			l.Attempts = attempts
+			l.AlsoInvalid = loopCallsInvalid(l)
 			return
 		}
 	}
@@ -546,6 +609,224 @@ func (l *Loop) backoff() bool {
 				case "time.Sleep", "time.After", "time.NewTimer", "(*" + model.Wait + ".Backoff).Step", "(" + model.Wait + ".Backoff).Step":
 					return true
 				}
+			}
+		}
+	}
+	return false
+}
+
+// loopCallsInvalid reports whether a loop tests an error with
+// apierrors.IsInvalid (a retry of a failed JSON patch test).
+func loopCallsInvalid(l *Loop) bool {
+	for b := range l.Blocks {
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(ssa.CallInstruction); ok && model.CalleeName(c.Common()) == model.APIErrors+".IsInvalid" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mentionsInvalid reports whether a function value tests for 422 Invalid.
+func (p *Package) mentionsInvalid(v ssa.Value) bool {
+	for _, fn := range p.funcValues(v) {
+		for _, f := range withClosures(fn) {
+			for _, b := range f.Blocks {
+				for _, instr := range b.Instrs {
+					if c, ok := instr.(ssa.CallInstruction); ok && model.CalleeName(c.Common()) == model.APIErrors+".IsInvalid" {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// BoundedByContext reports whether a poll bounded only by its context is
+// given one with a deadline, or one the analysis cannot see (a parameter):
+// only a context.Background or context.TODO is certainly unbounded.
+func (p *Package) BoundedByContext(r *Retry) bool {
+	if r.Ctx == nil {
+		return false
+	}
+	seen := map[ssa.Value]bool{}
+	var walk func(v ssa.Value) bool
+	walk = func(v ssa.Value) bool {
+		v = strip(v)
+		if seen[v] {
+			return true
+		}
+		seen[v] = true
+		switch x := v.(type) {
+		case *ssa.Call:
+			switch model.CalleeName(x.Common()) {
+			case "context.Background", "context.TODO":
+				return false
+			}
+			return true
+		case *ssa.Extract:
+			if c, ok := x.Tuple.(*ssa.Call); ok {
+				switch model.CalleeName(c.Common()) {
+				case "context.WithTimeout", "context.WithDeadline", "context.WithTimeoutCause", "context.WithDeadlineCause":
+					return true
+				case "context.WithCancel", "context.WithCancelCause":
+					return walk(c.Call.Args[0])
+				}
+			}
+			return true
+		case *ssa.UnOp:
+			if isVariable(x.X) {
+				for _, sv := range p.storedValues(root(x.X, p)) {
+					if !walk(sv) {
+						return false
+					}
+				}
+			}
+			return true
+		case *ssa.FreeVar:
+			if b, ok := p.bindings[x]; ok {
+				return walk(b)
+			}
+		case *ssa.Phi:
+			for _, e := range x.Edges {
+				if !walk(e) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return walk(r.Ctx)
+}
+
+// MentionsInvalid reports whether a function (or its closures) tests an
+// error with apierrors.IsInvalid.
+func (p *Package) MentionsInvalid(fn *ssa.Function) bool { return p.mentionsInvalid(fn) }
+
+// retriesEveryError reports whether a wait condition never gives up with an
+// error: every return has a nil error, and some return false (try again).
+func (p *Package) retriesEveryError(v ssa.Value) bool {
+	fns := p.funcValues(v)
+	if len(fns) == 0 {
+		return false
+	}
+	for _, fn := range fns {
+		again := false
+		for _, b := range fn.Blocks {
+			ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+			if !ok || len(ret.Results) != 2 {
+				continue
+			}
+			if !isNil(ret.Results[1]) {
+				return false
+			}
+			if c, ok := ret.Results[0].(*ssa.Const); ok && c.Value != nil && c.Value.String() == "false" {
+				again = true
+			}
+		}
+		if !again {
+			return false
+		}
+	}
+	return true
+}
+
+// RetryOfWrite returns the conflict retry that retries a write: the retry
+// the write runs in, when the write's error reaches it (is returned from
+// the retried function, tested in it, or is the error the retry loop tests).
+// A write whose error is dropped is not retried, wherever it runs.
+func (p *Package) RetryOfWrite(w *WriteSite) *Retry {
+	r := p.RetryOf(w.Call)
+	if r == nil || w.Err == nil {
+		return nil
+	}
+	t := p.taint(w.Err)
+	if r.Loop != nil {
+		for _, a := range r.Loop.Attempts {
+			if a == w.Call {
+				return r
+			}
+		}
+		for _, c := range t.conflictChecks {
+			if c == r.Loop.Conflict {
+				return r
+			}
+		}
+		return nil
+	}
+	for _, s := range t.sinks {
+		if within(s.Parent(), r.Fn) {
+			return r
+		}
+	}
+	for _, c := range t.conflictChecks {
+		if within(c.Parent(), r.Fn) {
+			return r
+		}
+	}
+	for _, c := range t.nilChecks {
+		if within(c.Parent(), r.Fn) {
+			return r
+		}
+	}
+	return nil
+}
+
+// delegates reports whether a wait condition calls a condition parameter
+// (func() (bool, error)) of an enclosing function: a wrapper's condition that
+// runs the caller's.
+func (p *Package) delegates(v ssa.Value) bool {
+	for _, fn := range p.funcValues(v) {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				c, ok := instr.(ssa.CallInstruction)
+				if !ok || c.Common().IsInvoke() || len(p.describeFunc(c.Common().Value)) == 0 {
+					continue
+				}
+				if res := c.Common().Signature().Results(); res.Len() == 2 && model.IsError(res.At(1).Type()) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// retriesOnError reports whether a wait condition answers (false, nil) -
+// try again - when a call it makes fails: if err := op(); err != nil {
+// return false, nil }. Conflicts are retried with every other error.
+func (p *Package) retriesOnError(v ssa.Value) bool {
+	for _, fn := range p.funcValues(v) {
+		for _, b := range fn.Blocks {
+			iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+			if !ok {
+				continue
+			}
+			bin, ok := iff.Cond.(*ssa.BinOp)
+			if !ok || !(isNil(bin.X) || isNil(bin.Y)) || !model.IsError(bin.X.Type()) {
+				continue
+			}
+			failure := failureSuccessor(iff)
+			if failure == nil {
+				continue
+			}
+			seen := map[*ssa.BasicBlock]bool{}
+			stack := []*ssa.BasicBlock{failure}
+			for len(stack) > 0 {
+				x := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				if seen[x] {
+					continue
+				}
+				seen[x] = true
+				if ret, ok := x.Instrs[len(x.Instrs)-1].(*ssa.Return); ok && len(ret.Results) == 2 && isNil(ret.Results[1]) {
+					if c, ok := ret.Results[0].(*ssa.Const); ok && c.Value != nil && c.Value.String() == "false" {
+						return true
+					}
+				}
+				stack = append(stack, x.Succs...)
 			}
 		}
 	}

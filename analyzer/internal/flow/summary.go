@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+	"github.com/lostupdate/lostupdate/analyzer/internal/patch"
 )
 
 // Summary is what a function does with Kubernetes objects, as its callers
@@ -21,6 +22,12 @@ type Summary struct {
 	ReturnsErrorArg bool         // returns (a wrapping of) an error argument
 	LogsErrorArg    bool         // only logs an error argument
 	ConflictTest    bool         // func(error) bool that tests for a conflict (wraps apierrors.IsConflict)
+	Mutates         []MutateFact // object parameters whose lists or values change
+	Patches         []PatchFact  // results that are patch bodies
+	Writer          bool         // writes objects (Update, Patch, Apply), itself or through helpers
+	ReturnsFake     bool         // returns a fake client
+	SetsRV          []int        // parameters whose resourceVersion is set (copied) from a read
+	ClearsRV        []int        // parameters whose resourceVersion is cleared
 }
 
 // summary computes (once) the summary of a local function.
@@ -64,17 +71,28 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 		s.Returns[i] = dedupOrigins(s.Returns[i])
 	}
 
-	// Parameters filled by a read.
+	// Parameters filled by a read, or whose resourceVersion is set or cleared.
 	for i, prm := range params {
-		if !isObjectType(prm.Type()) {
+		if !isObjectType(prm.Type()) && !model.IsNamed(prm.Type(), model.MetaV1, "ObjectMeta") {
 			continue
 		}
+		sets, clears := false, false
 		for _, a := range p.aliases(prm) {
 			for _, e := range p.eventsOn(a) {
-				if e.kind == evFill && e.src == nil && e.origin.Kind == Read {
+				switch {
+				case e.kind == evFill && e.src == nil && e.origin.Kind == Read:
 					s.ReadsInto[i] = true
+				case e.kind == evSetRV:
+					sets = true
+				case e.kind == evClear:
+					clears = true
 				}
 			}
+		}
+		if sets {
+			s.SetsRV = append(s.SetsRV, i)
+		} else if clears {
+			s.ClearsRV = append(s.ClearsRV, i)
 		}
 	}
 
@@ -83,14 +101,20 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 	for _, f := range withClosures(fn) {
 		writes = append(writes, p.writesIn(f)...)
 	}
+	s.Writer = len(writes) > 0
 	for _, w := range writes {
 		for _, o := range p.Object(w.Obj, w.Call) {
 			if o.Kind != Unknown || o.Param == nil || o.Param.Parent() != fn {
 				continue
 			}
 			idx := paramIndex(fn, o.Param)
-			wf := WriteFact{Param: idx, Op: w.Op}
-			if r := p.RetryOf(w.Call); r != nil {
+			wf := WriteFact{Param: idx, Op: w.Op, ReadsFirst: w.ReadsFirst, Client: -1}
+			if w.Client != nil {
+				if prm, ok := p.clientRoot(w.Call.Common()).(*ssa.Parameter); ok && prm.Parent() == fn {
+					wf.Client = paramIndex(fn, prm)
+				}
+			}
+			if r := p.RetryOfWrite(w); r != nil {
 				wf.InRetry = true
 			} else if w.Err != nil {
 				if fate, _ := p.ErrorFate(w.Err, w.Call); fate == Handled && p.returnsValue(fn, w.Err) {
@@ -115,9 +139,55 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 
 	s.ConflictTest = isPredicate(sig) && p.mentionsConflictFn(fn, 1)
 
+	// Parameters whose lists change, or whose fields get values computed from
+	// themselves (a merge patch of them after this call is a read-modify-write).
+	for i, prm := range params {
+		if !isObjectType(prm.Type()) {
+			continue
+		}
+		var mf *MutateFact
+		for _, m := range p.Mutations(prm, nil, nil) {
+			if !m.List && !m.FromRead {
+				continue
+			}
+			if mf == nil {
+				mf = &MutateFact{Param: i, Field: m.Field, Merge: true}
+			}
+			if m.List {
+				mf.List = true
+				mf.Merge = mf.Merge && m.Merge
+			}
+			mf.FromRead = mf.FromRead || m.FromRead
+		}
+		if mf != nil {
+			if !mf.List {
+				mf.Merge = false
+			}
+			s.Mutates = append(s.Mutates, *mf)
+		}
+	}
+
+	// A function that builds a fake client for tests.
+	for _, b := range fn.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(ret.Results) > 0 && p.isFakeValue(ret.Results[0]) {
+			s.ReturnsFake = true
+		}
+	}
+
+	// Results that are patch bodies the function builds.
+	for i := 0; i < nres; i++ {
+		if !isBytesOrString(sig.Results().At(i).Type()) {
+			continue
+		}
+		if pf, ok := p.returnedPatch(fn, i); ok {
+			s.Patches = append(s.Patches, pf)
+		}
+	}
+
 	// Error wrappers and loggers: func wrap(err error) error { return fmt.Errorf(...) }
-	for _, prm := range params {
-		if !model.IsError(prm.Type()) {
+	for pi, prm := range params {
+		variadicAny := sig.Variadic() && pi == len(params)-1 && isAnySlice(prm.Type())
+		if !model.IsError(prm.Type()) && !variadicAny {
 			continue
 		}
 		t := p.taint(prm)
@@ -155,7 +225,7 @@ func (p *Package) runsInRetry(fn *ssa.Function, prm *ssa.Parameter) (RetryFact, 
 					continue
 				}
 				if r := p.RetryOf(c); r != nil {
-					return RetryFact{ConflictOnly: r.ConflictOnly, Bounded: r.Bounded, Backoff: r.Backoff}, true
+					return RetryFact{ConflictOnly: r.ConflictOnly, Bounded: r.Bounded, Backoff: r.Backoff, ByCond: r.ByCond}, true
 				}
 			}
 		}
@@ -169,7 +239,7 @@ func (p *Package) runsInRetry(fn *ssa.Function, prm *ssa.Parameter) (RetryFact, 
 			}
 			for _, r := range p.retriesOfCall(c) {
 				if arg := model.Arg(c.Common(), r.argIndex); arg != nil && p.isParamValue(arg, prm) {
-					return RetryFact{ConflictOnly: r.ConflictOnly, Bounded: r.Bounded, Backoff: r.Backoff}, true
+					return RetryFact{ConflictOnly: r.ConflictOnly, Bounded: r.Bounded, Backoff: r.Backoff, ByCond: r.ByCond}, true
 				}
 			}
 		}
@@ -257,6 +327,32 @@ type FuncFact struct {
 	Writes       []WriteFact
 	Retries      []RetryFact
 	ConflictTest bool // tests its error argument for a conflict
+	Mutates      []MutateFact
+	Patches      []PatchFact
+	LogsErrors   bool // only logs the error (or the ...any arguments) it is given
+	ReturnsFake  bool // returns a fake client (a test helper)
+	SetsRV       []int
+	ClearsRV     []int
+}
+
+// PatchFact says a result of a function is a patch body it builds.
+type PatchFact struct {
+	Result     int
+	JSON       bool  // a JSON patch (a list of operations)
+	Indexed    bool  // an operation addresses a list element by index
+	HasTest    bool  // a test operation
+	HasRV      bool  // metadata.resourceVersion
+	FromParams []int // it carries values computed from these (object) parameters
+}
+
+// MutateFact says a function changes a list of an object parameter, or sets
+// a field of it from a value it read from it.
+type MutateFact struct {
+	Param    int
+	Field    string // the first field changed, for messages
+	List     bool
+	Merge    bool // every list changed merges by key in a strategic merge patch
+	FromRead bool
 }
 
 // ReturnFact says a result of a function is always of one provenance.
@@ -271,6 +367,8 @@ type WriteFact struct {
 	Op          model.Op
 	ErrReturned bool // the write's error is returned to the caller
 	InRetry     bool // the write runs inside the function's own conflict retry
+	ReadsFirst  bool // the write reads the object itself first (controllerutil.CreateOrUpdate)
+	Client      int  // the parameter holding the client written through, or -1
 }
 
 func (a WriteFact) less(b WriteFact) bool {
@@ -283,6 +381,7 @@ type RetryFact struct {
 	ConflictOnly bool
 	Bounded      bool
 	Backoff      bool
+	ByCond       bool // a wait condition: it retries conflicts if the function given does
 }
 
 func (*FuncFact) AFact() {}
@@ -309,6 +408,32 @@ func (f *FuncFact) String() string {
 	}
 	if f.ConflictTest {
 		parts = append(parts, "tests for conflict")
+	}
+	if f.LogsErrors {
+		parts = append(parts, "logs errors")
+	}
+	if f.ReturnsFake {
+		parts = append(parts, "returns a fake client")
+	}
+	for _, i := range f.SetsRV {
+		parts = append(parts, fmt.Sprintf("sets resourceVersion of #%d", i))
+	}
+	for _, i := range f.ClearsRV {
+		parts = append(parts, fmt.Sprintf("clears resourceVersion of #%d", i))
+	}
+	for _, pf := range f.Patches {
+		kind := "merge patch"
+		if pf.JSON {
+			kind = "JSON patch"
+		}
+		parts = append(parts, fmt.Sprintf("returns a %s #%d", kind, pf.Result))
+	}
+	for _, m := range f.Mutates {
+		what := "fields"
+		if m.List {
+			what = "lists"
+		}
+		parts = append(parts, fmt.Sprintf("changes %s of #%d", what, m.Param))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -348,7 +473,12 @@ func (p *Package) Fact(fn *ssa.Function) *FuncFact {
 	f.Writes = s.Writes
 	f.Retries = s.Retries
 	f.ConflictTest = s.ConflictTest
-	if len(f.Returns)+len(f.ReadsInto)+len(f.Writes)+len(f.Retries) == 0 && !f.ConflictTest {
+	f.Mutates = s.Mutates
+	f.Patches = s.Patches
+	f.LogsErrors = s.LogsErrorArg
+	f.SetsRV, f.ClearsRV = s.SetsRV, s.ClearsRV
+	f.ReturnsFake = s.ReturnsFake
+	if len(f.Returns)+len(f.ReadsInto)+len(f.Writes)+len(f.Retries)+len(f.Mutates)+len(f.Patches)+len(f.SetsRV)+len(f.ClearsRV) == 0 && !f.ConflictTest && !f.LogsErrors && !f.ReturnsFake {
 		return nil
 	}
 	return f
@@ -380,4 +510,103 @@ func uniformKind(os []Origin) (Kind, bool) {
 		return k, true
 	}
 	return Unknown, false
+}
+
+func isBytesOrString(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Info()&types.IsString != 0
+	case *types.Slice:
+		b, ok := u.Elem().Underlying().(*types.Basic)
+		return ok && b.Kind() == types.Byte
+	}
+	return false
+}
+
+// returnedPatch summarises the patch body a function returns in result i:
+// every return of it must be one known body (or nil).
+func (p *Package) returnedPatch(fn *ssa.Function, i int) (PatchFact, bool) {
+	pf := PatchFact{Result: i}
+	found := false
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || i >= len(ret.Results) {
+			continue
+		}
+		v := ret.Results[i]
+		if c, ok := v.(*ssa.Const); ok && (c.Value == nil || c.IsNil()) {
+			continue
+		}
+		info := patch.Body(v, p.VariableValues)
+		if !info.Known || info.Kind != patch.KindBody {
+			return PatchFact{}, false
+		}
+		found = true
+		pf.JSON = pf.JSON || info.Type == patch.TypeJSON
+		pf.HasTest = pf.HasTest || info.HasTest
+		pf.HasRV = pf.HasRV || info.HasRV
+		var holes []ssa.Value
+		for _, op := range info.Ops {
+			pf.Indexed = pf.Indexed || (op.Indexed && op.Op != "test")
+			holes = append(holes, op.Value...)
+		}
+		for _, h := range info.Holes {
+			holes = append(holes, h.Value)
+		}
+		for pi, prm := range fn.Params {
+			if !isObjectType(prm.Type()) {
+				continue
+			}
+			set := map[ssa.Value]bool{}
+			for _, a := range p.objectAliases(prm) {
+				set[a] = true
+			}
+			for _, h := range holes {
+				if p.ReadFrom(h, func(v ssa.Value) bool { return set[v] }) != nil {
+					pf.FromParams = append(pf.FromParams, pi)
+					break
+				}
+			}
+		}
+	}
+	return pf, found
+}
+
+// ReturnedPatch returns the summary of the patch body a call returns, when
+// v is such a result: the callee's summary (local) or fact.
+func (p *Package) ReturnedPatch(v ssa.Value) (*PatchFact, ssa.CallInstruction) {
+	idx := 0
+	v = strip(v)
+	if e, ok := v.(*ssa.Extract); ok {
+		idx, v = e.Index, e.Tuple
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return nil, nil
+	}
+	fn := callee(call.Common())
+	var pfs []PatchFact
+	if p.local(fn) {
+		pfs = p.summary(fn).Patches
+	} else if obj := funcObject(fn); obj != nil && p.facts != nil {
+		if ff := p.facts.FuncFact(obj); ff != nil {
+			pfs = ff.Patches
+		}
+	}
+	for _, pf := range pfs {
+		if pf.Result == idx {
+			pf := pf
+			return &pf, call
+		}
+	}
+	return nil, nil
+}
+
+func isAnySlice(t types.Type) bool {
+	sl, ok := t.(*types.Slice)
+	if !ok {
+		return false
+	}
+	iface, ok := sl.Elem().Underlying().(*types.Interface)
+	return ok && iface.Empty()
 }

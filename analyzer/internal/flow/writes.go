@@ -1,7 +1,9 @@
 package flow
 
 import (
+	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -59,7 +61,7 @@ func outermost(fn *ssa.Function) *ssa.Function {
 func (p *Package) writeSites(call ssa.CallInstruction) []*WriteSite {
 	c := call.Common()
 	if mc, ok := classify(c); ok {
-		if !mc.Op.IsWrite() {
+		if !mc.Op.IsWrite() || p.fakeClient(c) {
 			return nil
 		}
 		w := &WriteSite{Call: call, Op: mc.Op, Client: &mc}
@@ -96,6 +98,9 @@ func (p *Package) writeSites(call ssa.CallInstruction) []*WriteSite {
 		if wf.Param >= len(c.Args) {
 			continue
 		}
+		if wf.Client >= 0 && wf.Client < len(c.Args) && p.isFakeValue(c.Args[wf.Client]) {
+			continue // the helper writes through a fake client the caller made
+		}
 		w := &WriteSite{Call: call, Op: wf.Op, Obj: c.Args[wf.Param], Via: obj, ViaWrite: wf}
 		if idx := errorResult(fn.Signature); idx >= 0 && wf.ErrReturned {
 			w.Err = errValue(call, idx, fn.Signature.Results().Len() > 1)
@@ -125,4 +130,159 @@ func errValue(call ssa.CallInstruction, idx int, tuple bool) ssa.Value {
 		}
 	}
 	return nil
+}
+
+// fakeClient reports whether a client call goes to a fake client
+// (k8s.io/client-go/kubernetes/fake, controller-runtime's
+// fake.NewClientBuilder, generated .../fake packages, or a helper that
+// returns one): tests that drive a fake in one goroutine have no concurrent
+// writer to lose.
+func (p *Package) fakeClient(c *ssa.CallCommon) bool {
+	root := p.clientRoot(c)
+	call, ok := root.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	return p.makesFake(call.Common())
+}
+
+// makesFake reports whether a call (of a function, not a method) returns a
+// fake client: a constructor of a .../fake package, or a function whose
+// summary or fact says it returns one.
+func (p *Package) makesFake(cc *ssa.CallCommon) bool {
+	if fn := cc.StaticCallee(); fn != nil {
+		if fn.Pkg != nil && strings.HasSuffix(fn.Pkg.Pkg.Path(), "/fake") {
+			return true
+		}
+		if p.local(fn) {
+			return p.summary(fn).ReturnsFake
+		}
+	}
+	if obj := calleeObject(cc); obj != nil {
+		if obj.Pkg() != nil && strings.HasSuffix(obj.Pkg().Path(), "/fake") {
+			return true
+		}
+		if p.facts != nil {
+			if ff := p.facts.FuncFact(obj); ff != nil {
+				return ff.ReturnsFake
+			}
+		}
+	}
+	return false
+}
+
+// clientRoot follows the receiver of a client call back through the calls
+// that derive clients (CoreV1(), Pods(ns), Resource(gvr), Status(),
+// WithObjects(...).Build()), variables and fields of local struct literals,
+// to where the client comes from: a call of a function, a parameter, or
+// something the analysis cannot follow.
+func (p *Package) clientRoot(c *ssa.CallCommon) ssa.Value {
+	v := model.Recv(c)
+	for depth := 0; v != nil && depth < 16; depth++ {
+		switch x := strip(v).(type) {
+		case *ssa.Call:
+			if r := model.Recv(x.Common()); r != nil {
+				v = r
+				continue
+			}
+			return x
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return x
+			}
+			if isVariable(x.X) {
+				vals := p.storedValues(root(x.X, p))
+				if len(vals) != 1 {
+					return x
+				}
+				v = vals[0]
+				continue
+			}
+			// r.client of a local struct literal r := &reconciler{client: ...}
+			if fa, ok := x.X.(*ssa.FieldAddr); ok {
+				if val := literalField(fa); val != nil {
+					v = val
+					continue
+				}
+			}
+			return x
+		case *ssa.FreeVar:
+			b, ok := p.bindings[x]
+			if !ok {
+				return x
+			}
+			v = b
+		default:
+			return x
+		}
+	}
+	return v
+}
+
+// literalField returns the value stored into a field of a local struct
+// literal, when there is exactly one.
+func literalField(fa *ssa.FieldAddr) ssa.Value {
+	base := fa.X
+	if ld, ok := base.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		if a, ok := ld.X.(*ssa.Alloc); ok {
+			vals := []ssa.Value{}
+			for _, r := range *a.Referrers() {
+				if st, ok := r.(*ssa.Store); ok && st.Addr == a {
+					vals = append(vals, st.Val)
+				}
+			}
+			if len(vals) == 1 {
+				base = vals[0]
+			}
+		}
+	}
+	a, ok := base.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	var val ssa.Value
+	n := 0
+	for _, r := range *a.Referrers() {
+		f, ok := r.(*ssa.FieldAddr)
+		if !ok || f.Field != fa.Field {
+			continue
+		}
+		for _, rr := range *f.Referrers() {
+			if st, ok := rr.(*ssa.Store); ok && st.Addr == f {
+				val = st.Val
+				n++
+			}
+		}
+	}
+	if n != 1 {
+		return nil
+	}
+	return val
+}
+
+// isFakeValue reports whether a value is a fake client made in the analysed
+// code (passed to a helper as its client).
+func (p *Package) isFakeValue(v ssa.Value) bool {
+	for depth := 0; v != nil && depth < 8; depth++ {
+		switch x := strip(v).(type) {
+		case *ssa.Call:
+			if r := model.Recv(x.Common()); r != nil {
+				v = r // WithObjects(...).Build()
+				continue
+			}
+			return p.makesFake(x.Common())
+		case *ssa.UnOp:
+			if x.Op != token.MUL || !isVariable(x.X) {
+				return false
+			}
+			vals := p.storedValues(root(x.X, p))
+			if len(vals) != 1 {
+				return false
+			}
+			v = vals[0]
+		default:
+			return false
+		}
+	}
+	return false
 }

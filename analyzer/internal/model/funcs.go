@@ -37,23 +37,32 @@ type Func struct {
 	Pred    int     // FuncRetry with RetriesByPred: the predicate argument
 	Retries Retries // FuncRetry
 	Bounded bool    // FuncRetry: the number of attempts or the time is bounded
+	Ctx     int     // FuncRetry not Bounded: the context argument that may bound it by its deadline, or -1
 	Backoff bool    // FuncRetry: waits between attempts
 	Src     int     // FuncCopy: the source argument
 	Dst     int     // FuncCopy, FuncDecode: the destination argument (-1: the result)
 	Obj     int     // FuncReadWrite: the object argument
+	Data    int     // FuncDecode: the argument holding the bytes
 	Op      Op      // FuncReadWrite: the write it does
 }
 
 func retry(fn int, r Retries, bounded, backoff bool) Func {
-	return Func{Kind: FuncRetry, Fn: fn, Pred: -1, Retries: r, Bounded: bounded, Backoff: backoff, Src: -1, Dst: -1, Obj: -1}
+	return Func{Kind: FuncRetry, Fn: fn, Pred: -1, Retries: r, Bounded: bounded, Backoff: backoff, Src: -1, Dst: -1, Obj: -1, Ctx: -1}
+}
+
+// ctxRetry is a poll bounded only by the deadline of its context argument 0.
+func ctxRetry(fn int) Func {
+	f := retry(fn, RetriesByCond, false, true)
+	f.Ctx = 0
+	return f
 }
 
 func copyFn(src, dst int) Func {
 	return Func{Kind: FuncCopy, Fn: -1, Pred: -1, Src: src, Dst: dst, Obj: -1}
 }
 
-func decode(dst int) Func {
-	return Func{Kind: FuncDecode, Fn: -1, Pred: -1, Src: -1, Dst: dst, Obj: -1}
+func decode(data, dst int) Func {
+	return Func{Kind: FuncDecode, Fn: -1, Pred: -1, Src: -1, Dst: dst, Obj: -1, Data: data}
 }
 
 // funcs is keyed by types.Func.FullName of the (generic origin of the) callee.
@@ -72,15 +81,15 @@ var funcs = map[string]Func{
 	Wait + ".PollWithContext":                                                retry(3, RetriesByCond, true, true),
 	Wait + ".PollImmediateWithContext":                                       retry(3, RetriesByCond, true, true),
 	Wait + ".PollUntilContextTimeout":                                        retry(4, RetriesByCond, true, true),
-	Wait + ".PollUntilContextCancel":                                         retry(3, RetriesByCond, false, true), // bounded only by the caller's context
+	Wait + ".PollUntilContextCancel":                                         ctxRetry(3), // bounded only by the context's deadline
 	Wait + ".PollInfinite":                                                   retry(1, RetriesByCond, false, true),
-	Wait + ".PollInfiniteWithContext":                                        retry(2, RetriesByCond, false, true),
+	Wait + ".PollInfiniteWithContext":                                        ctxRetry(2), // bounded only by the context's deadline
 	Wait + ".PollImmediateInfinite":                                          retry(1, RetriesByCond, false, true),
-	Wait + ".PollImmediateInfiniteWithContext":                               retry(2, RetriesByCond, false, true),
+	Wait + ".PollImmediateInfiniteWithContext":                               ctxRetry(2), // bounded only by the context's deadline
 	Wait + ".PollUntil":                                                      retry(1, RetriesByCond, false, true),
 	Wait + ".PollImmediateUntil":                                             retry(1, RetriesByCond, false, true),
-	Wait + ".PollUntilWithContext":                                           retry(2, RetriesByCond, false, true),
-	Wait + ".PollImmediateUntilWithContext":                                  retry(2, RetriesByCond, false, true),
+	Wait + ".PollUntilWithContext":                                           ctxRetry(2),                      // bounded only by the context's deadline
+	Wait + ".PollImmediateUntilWithContext":                                  ctxRetry(2),                      // bounded only by the context's deadline
 	"github.com/cenkalti/backoff/v4.Retry":                                   retry(0, RetriesAll, true, true), // ExponentialBackOff stops after MaxElapsedTime
 	"github.com/cenkalti/backoff/v4.RetryNotify":                             retry(0, RetriesAll, true, true),
 	"github.com/cenkalti/backoff/v5.Retry":                                   retry(1, RetriesAll, true, true),
@@ -97,15 +106,15 @@ var funcs = map[string]Func{
 	"(" + Runtime + ".UnstructuredConverter).ToUnstructured":                 copyFn(0, -1),
 	"(*" + Runtime + ".unstructuredConverter).ToUnstructured":                copyFn(0, -1),
 	"(*" + Runtime + ".Scheme).Convert":                                      copyFn(0, 1),
-	"encoding/json.Unmarshal":                                                decode(1),
-	"k8s.io/apimachinery/pkg/util/json.Unmarshal":                            decode(1),
-	"sigs.k8s.io/yaml.Unmarshal":                                             decode(1),
-	"sigs.k8s.io/yaml.UnmarshalStrict":                                       decode(1),
-	"gopkg.in/yaml.v2.Unmarshal":                                             decode(1),
-	"gopkg.in/yaml.v3.Unmarshal":                                             decode(1),
-	Runtime + ".Decode":                                                      decode(-1),
-	Runtime + ".DecodeInto":                                                  decode(2),
-	"(" + Runtime + ".Decoder).Decode":                                       decode(-1),
+	"encoding/json.Unmarshal":                                                decode(0, 1),
+	"k8s.io/apimachinery/pkg/util/json.Unmarshal":                            decode(0, 1),
+	"sigs.k8s.io/yaml.Unmarshal":                                             decode(0, 1),
+	"sigs.k8s.io/yaml.UnmarshalStrict":                                       decode(0, 1),
+	"gopkg.in/yaml.v2.Unmarshal":                                             decode(0, 1),
+	"gopkg.in/yaml.v3.Unmarshal":                                             decode(0, 1),
+	Runtime + ".Decode":                                                      decode(1, -1),
+	Runtime + ".DecodeInto":                                                  decode(1, 2),
+	"(" + Runtime + ".Decoder).Decode":                                       decode(0, -1),
 }
 
 // FuncOf returns what the model knows of the callee of a static call or an
@@ -194,6 +203,14 @@ var logPackages = map[string]bool{
 	"k8s.io/client-go/tools/record":          true, // EventRecorder: an event is a log line on the object
 	"k8s.io/client-go/tools/events":          true,
 	"sigs.k8s.io/controller-runtime/pkg/log": true,
+	"github.com/coreos/pkg/capnslog":         true,
+	"github.com/golang/glog":                 true,
+	"github.com/rs/zerolog":                  true,
+	"github.com/rs/zerolog/log":              true,
+	"github.com/go-kit/log":                  true,
+	"github.com/go-kit/log/level":            true,
+	"github.com/hashicorp/go-hclog":          true,
+	"github.com/charmbracelet/log":           true,
 }
 
 // errFuncs are error helpers by full name.
@@ -274,6 +291,10 @@ func ErrorUseOf(c *ssa.CallCommon) ErrUse {
 		return ErrLog
 	}
 	if pkg == "testing" {
+		// t.Fatal and t.Error fail the test: the error surfaces.
+		if strings.HasPrefix(fname, "Fatal") || strings.HasPrefix(fname, "Error") || fname == "FailNow" || fname == "Fail" {
+			return ErrExit
+		}
 		return ErrLog
 	}
 	return ErrUnknown

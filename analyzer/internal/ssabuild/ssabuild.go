@@ -31,7 +31,7 @@ func Build(fset *token.FileSet, pkg *types.Package, files []*ast.File, info *typ
 	for _, imp := range referencedImports(pkg, info) {
 		prog.CreatePackage(imp, nil, nil, true)
 	}
-	ssapkg := prog.CreatePackage(pkg, files, info, false)
+	ssapkg := prog.CreatePackage(pkg, withoutGeneratedBodies(files), info, false)
 	ssapkg.Build()
 
 	var funcs []*ssa.Function
@@ -43,6 +43,9 @@ func Build(fset *token.FileSet, pkg *types.Package, files []*ast.File, info *typ
 		}
 	}
 	for _, file := range files {
+		if ast.IsGenerated(file) {
+			continue
+		}
 		for _, decl := range file.Decls {
 			fd, ok := decl.(*ast.FuncDecl)
 			if !ok || fd.Body == nil {
@@ -89,6 +92,34 @@ func referencedImports(pkg *types.Package, info *types.Info) []*types.Package {
 		}
 		seen[p] = true
 		out = append(out, p)
+	}
+	return out
+}
+
+// withoutGeneratedBodies returns the files with the bodies of the functions
+// of generated files (deepcopy, conversion, clientsets, listers: "Code
+// generated ... DO NOT EDIT.") left out: they hold no finding a user could
+// act on, what lostupdate needs of them (DeepCopy, client calls) is in the
+// client model, and they are often the bulk of a package. The syntax is
+// shared, not copied: only the file and declaration nodes are new.
+func withoutGeneratedBodies(files []*ast.File) []*ast.File {
+	out := make([]*ast.File, len(files))
+	for i, f := range files {
+		out[i] = f
+		if !ast.IsGenerated(f) {
+			continue
+		}
+		nf := *f
+		nf.Decls = make([]ast.Decl, len(f.Decls))
+		for j, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				nfd := *fd
+				nfd.Body = nil
+				d = &nfd
+			}
+			nf.Decls[j] = d
+		}
+		out[i] = &nf
 	}
 	return out
 }

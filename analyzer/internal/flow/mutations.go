@@ -1,0 +1,542 @@
+package flow
+
+import (
+	"go/token"
+	"go/types"
+	"strings"
+	"unicode"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+)
+
+// Mutation is a change of a field of an object.
+type Mutation struct {
+	Instr    ssa.Instruction
+	Field    string      // "finalizers", "status.conditions", "spec.replicas"
+	List     bool        // a list changes: a merge patch sends the whole list
+	Merge    bool        // the list has patchStrategy merge: a strategic merge patch merges it by key
+	FromRead bool        // the new value is computed from a value read from the same object
+	Via      *types.Func // the helper that does it
+}
+
+// listMutators are functions that change a list of their object argument,
+// by full name: argument index, field, whether the list merges by key in a
+// strategic merge patch.
+var listMutators = map[string]struct {
+	arg   int
+	field string
+	merge bool
+}{
+	model.CRUtil + ".AddFinalizer":              {0, "finalizers", true},
+	model.CRUtil + ".RemoveFinalizer":           {0, "finalizers", true},
+	model.CRUtil + ".SetControllerReference":    {1, "ownerReferences", true},
+	model.CRUtil + ".SetOwnerReference":         {1, "ownerReferences", true},
+	model.CRUtil + ".RemoveOwnerReference":      {1, "ownerReferences", true},
+	model.CRUtil + ".RemoveControllerReference": {1, "ownerReferences", true},
+}
+
+// listMethods are methods of objects (metav1.Object) that replace a list.
+var listMethods = map[string]struct {
+	field string
+	merge bool
+}{
+	"SetFinalizers":      {"finalizers", true},
+	"SetOwnerReferences": {"ownerReferences", true},
+	"SetManagedFields":   {"managedFields", false},
+}
+
+// identityFields are fields whose value says which object it is, not what
+// state it is in: computing a new value from them is not a read-modify-write.
+var identityFields = map[string]bool{
+	"Name": true, "Namespace": true, "UID": true, "Generation": true, "ResourceVersion": true,
+	"GenerateName": true, "CreationTimestamp": true, "DeletionTimestamp": true, "Kind": true, "APIVersion": true,
+}
+
+// Mutations returns the changes made to the object v refers to that may run
+// after instruction from and before instruction to (both optional).
+func (p *Package) Mutations(v ssa.Value, from, to ssa.Instruction) []Mutation {
+	aliases := p.objectAliases(v)
+	set := map[ssa.Value]bool{}
+	for _, a := range aliases {
+		set[a] = true
+	}
+	var out []Mutation
+	for _, a := range aliases {
+		for _, m := range p.mutationsOn(a, "", set, 0) {
+			if m.Instr == from || m.Instr == to {
+				continue
+			}
+			// Between two instructions of one function run only that
+			// function and the closures it calls, not its enclosing function.
+			if from != nil && !within(m.Instr.Parent(), from.Parent()) {
+				continue
+			}
+			if from != nil && !p.mayReach(from, m.Instr) {
+				continue
+			}
+			if to != nil && !p.mayReach(m.Instr, to) {
+				continue
+			}
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// objectAliases returns every value that may refer to the object v refers
+// to: back through conversions and variables to its definitions, then
+// forward through their aliases.
+func (p *Package) objectAliases(v ssa.Value) []ssa.Value {
+	seen := map[ssa.Value]bool{}
+	var roots []ssa.Value
+	var back func(v ssa.Value, depth int)
+	back = func(v ssa.Value, depth int) {
+		v = strip(v)
+		if seen[v] || depth > 8 {
+			return
+		}
+		seen[v] = true
+		switch x := v.(type) {
+		case *ssa.UnOp:
+			if x.Op == token.MUL && isVariable(x.X) {
+				for _, sv := range p.storedValues(root(x.X, p)) {
+					back(sv, depth+1)
+				}
+				return
+			}
+		case *ssa.Phi:
+			for _, e := range x.Edges {
+				back(e, depth+1)
+			}
+			return
+		case *ssa.FreeVar:
+			if b, ok := p.bindings[x]; ok {
+				back(b, depth+1)
+				return
+			}
+		}
+		roots = append(roots, v)
+	}
+	back(v, 0)
+	var out []ssa.Value
+	added := map[ssa.Value]bool{}
+	for _, r := range roots {
+		for _, a := range p.aliases(r) {
+			if !added[a] {
+				added[a] = true
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+// mutationsOn finds the changes made through one value referring to an
+// object (or to a struct inside it, at path).
+func (p *Package) mutationsOn(a ssa.Value, path string, obj map[ssa.Value]bool, depth int) []Mutation {
+	refs := a.Referrers()
+	if refs == nil || depth > 6 {
+		return nil
+	}
+	var out []Mutation
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.FieldAddr:
+			out = append(out, p.fieldMutations(r, path, obj, depth)...)
+		case ssa.CallInstruction:
+			out = append(out, p.callMutations(r, a, path, obj)...)
+		}
+	}
+	return out
+}
+
+func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Value]bool, depth int) []Mutation {
+	st := f.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
+	field := st.Field(f.Field)
+	tag := st.Tag(f.Field)
+	sub := path
+	if !field.Embedded() {
+		sub = joinPath(path, jsonFieldName(field.Name(), tag))
+	}
+	ft := field.Type()
+	_, isSlice := ft.Underlying().(*types.Slice)
+	_, isMap := ft.Underlying().(*types.Map)
+	_, isPtr := ft.Underlying().(*types.Pointer)
+	merge := strings.Contains(tagValue(tag, "patchStrategy"), "merge")
+	var out []Mutation
+	if field.Name() == "Object" && model.IsNamed(f.X.Type(), model.Unstructured, "Unstructured") {
+		return p.unstructuredMutations(f, obj)
+	}
+	for _, r := range *f.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Addr != f {
+				continue
+			}
+			m := Mutation{Instr: r, Field: sub, List: isSlice, Merge: merge}
+			if !isSlice {
+				m.FromRead = p.fromObject(r.Val, obj)
+			}
+			out = append(out, m)
+		case *ssa.FieldAddr:
+			out = append(out, p.fieldMutations(r, sub, obj, depth+1)...)
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				continue
+			}
+			switch {
+			case isSlice:
+				// obj.Spec.Ports[i] = x, obj.Spec.Ports[i].Port = x
+				for _, rr := range *r.Referrers() {
+					if ia, ok := rr.(*ssa.IndexAddr); ok && ia.X == r {
+						if elemWritten(ia) {
+							out = append(out, Mutation{Instr: ia, Field: sub, List: true, Merge: merge})
+						}
+					}
+				}
+			case isMap:
+				for _, rr := range *r.Referrers() {
+					if u, ok := rr.(*ssa.MapUpdate); ok && u.Map == r {
+						out = append(out, Mutation{Instr: u, Field: sub, FromRead: p.fromObject(u.Value, obj)})
+					}
+				}
+			case isPtr:
+				// *obj.Spec.Replicas = n
+				for _, rr := range *r.Referrers() {
+					if s, ok := rr.(*ssa.Store); ok && s.Addr == r {
+						out = append(out, Mutation{Instr: s, Field: sub, FromRead: p.fromObject(s.Val, obj)})
+					}
+				}
+			}
+		case ssa.CallInstruction:
+			// meta.SetStatusCondition(&obj.Status.Conditions, c): a function
+			// given the address of a list changes it.
+			if isSlice && !isReadOnlyCall(r.Common()) {
+				out = append(out, Mutation{Instr: r, Field: sub, List: true, Merge: merge})
+			}
+		}
+	}
+	return out
+}
+
+// elemWritten reports whether an element address of a slice is stored to,
+// directly or through one of its fields.
+func elemWritten(v ssa.Value) bool {
+	for _, r := range *v.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Addr == v {
+				return true
+			}
+		case *ssa.FieldAddr:
+			if elemWritten(r) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// unstructuredMutations finds list changes through the map of an
+// Unstructured: unstructured.SetNestedSlice, SetNestedStringSlice, and
+// SetNestedField with a slice value.
+func (p *Package) unstructuredMutations(f *ssa.FieldAddr, obj map[ssa.Value]bool) []Mutation {
+	var out []Mutation
+	for _, r := range *f.Referrers() {
+		ld, ok := r.(*ssa.UnOp)
+		if !ok || ld.Op != token.MUL {
+			continue
+		}
+		for _, rr := range *ld.Referrers() {
+			c, ok := rr.(ssa.CallInstruction)
+			if !ok || len(c.Common().Args) < 2 || c.Common().Args[0] != ld {
+				continue
+			}
+			name := model.CalleeName(c.Common())
+			args := c.Common().Args
+			field := strings.Join(constStrings(variadicValues(args[len(args)-1])), ".")
+			switch name {
+			case model.Unstructured + ".SetNestedSlice", model.Unstructured + ".SetNestedStringSlice":
+				out = append(out, Mutation{Instr: c, Field: field, List: true})
+			case model.Unstructured + ".SetNestedField":
+				_, isSlice := strip(args[1]).Type().Underlying().(*types.Slice)
+				out = append(out, Mutation{Instr: c, Field: field, List: isSlice, FromRead: p.fromObject(args[1], obj)})
+			}
+		}
+	}
+	return out
+}
+
+// callMutations recognises calls that change a list of their object
+// argument: controllerutil.AddFinalizer, SetControllerReference, SetFinalizers,
+// and local helpers or helpers with facts that do.
+func (p *Package) callMutations(call ssa.CallInstruction, a ssa.Value, path string, obj map[ssa.Value]bool) []Mutation {
+	c := call.Common()
+	if m, ok := listMutators[model.CalleeName(c)]; ok {
+		if model.Arg(c, m.arg) == a {
+			return []Mutation{{Instr: call, Field: joinPath(path, m.field), List: true, Merge: m.merge}}
+		}
+		return nil
+	}
+	if model.Recv(c) == a {
+		name := ""
+		if c.IsInvoke() {
+			name = c.Method.Name()
+		} else if fn := c.StaticCallee(); fn != nil {
+			name = fn.Name()
+		}
+		if m, ok := listMethods[name]; ok {
+			return []Mutation{{Instr: call, Field: joinPath(path, m.field), List: true, Merge: m.merge}}
+		}
+	}
+	fn := callee(c)
+	if fn == nil {
+		return nil
+	}
+	var facts []MutateFact
+	obj0 := funcObject(fn)
+	if p.local(fn) {
+		facts = p.summary(fn).Mutates
+	} else if obj0 != nil && p.facts != nil {
+		if ff := p.facts.FuncFact(obj0); ff != nil {
+			facts = ff.Mutates
+		}
+	}
+	var out []Mutation
+	for _, mf := range facts {
+		if mf.Param < len(c.Args) && c.Args[mf.Param] == a {
+			out = append(out, Mutation{Instr: call, Field: mf.Field, List: mf.List, Merge: mf.Merge, FromRead: mf.FromRead, Via: obj0})
+		}
+	}
+	return out
+}
+
+// isReadOnlyCall reports calls that only look at what they are given
+// (logging, formatting, sorting a copy is not done through a pointer).
+func isReadOnlyCall(c *ssa.CallCommon) bool {
+	switch model.ErrorUseOf(c) {
+	case model.ErrLog, model.ErrWrap:
+		return true
+	}
+	name := model.CalleeName(c)
+	return strings.HasPrefix(name, "fmt.") || strings.HasPrefix(name, "reflect.") || strings.HasPrefix(name, "encoding/json.") ||
+		name == "k8s.io/apimachinery/pkg/api/meta.FindStatusCondition" || name == "k8s.io/apimachinery/pkg/api/meta.IsStatusConditionTrue" ||
+		name == "k8s.io/apimachinery/pkg/api/meta.IsStatusConditionFalse" || name == "k8s.io/apimachinery/pkg/api/meta.IsStatusConditionPresentAndEqual"
+}
+
+// fromObject reports whether v is computed from a value read from the
+// object (one of the values in obj): a field other than its identity, or a
+// Get method other than the identity getters.
+func (p *Package) fromObject(v ssa.Value, obj map[ssa.Value]bool) bool {
+	return p.ReadFrom(v, func(o ssa.Value) bool { return obj[o] }) != nil
+}
+
+// ReadFrom returns an instruction that reads a field (other than the
+// object's identity) of an object accepted by isObj, which v is computed
+// from; nil if there is none.
+func (p *Package) ReadFrom(v ssa.Value, isObj func(ssa.Value) bool) ssa.Instruction {
+	seen := map[ssa.Value]bool{}
+	work := []ssa.Value{v}
+	for len(work) > 0 && len(seen) < 64 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		if x == nil || seen[x] {
+			continue
+		}
+		seen[x] = true
+		switch y := x.(type) {
+		case *ssa.Const, *ssa.Function, *ssa.Global, *ssa.Parameter, *ssa.FreeVar, *ssa.Builtin:
+			continue
+		case *ssa.UnOp:
+			if y.Op == token.MUL {
+				if readsObjectField(y.X, isObj) && !p.overwritten(y, isObj) {
+					return y
+				}
+			}
+		case *ssa.Call:
+			if r := model.Recv(y.Common()); r != nil && isObj(strip(r)) {
+				name := ""
+				if y.Common().IsInvoke() {
+					name = y.Common().Method.Name()
+				} else if fn := y.Common().StaticCallee(); fn != nil {
+					name = fn.Name()
+				}
+				if strings.HasPrefix(name, "Get") && !identityFields[strings.TrimPrefix(name, "Get")] {
+					return y
+				}
+			}
+		case *ssa.Alloc:
+			// A value built into a local: follow what is stored into it.
+			for _, r := range *y.Referrers() {
+				if s, ok := r.(*ssa.Store); ok && s.Addr == y {
+					work = append(work, s.Val)
+				}
+			}
+			continue
+		}
+		if instr, ok := x.(ssa.Instruction); ok {
+			var ops []*ssa.Value
+			for _, op := range instr.Operands(ops) {
+				if op != nil && *op != nil {
+					work = append(work, *op)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// readsObjectField reports whether an address is a field of the object
+// (through FieldAddr and IndexAddr), other than an identity field.
+func readsObjectField(addr ssa.Value, isObj func(ssa.Value) bool) bool {
+	first := ""
+	for depth := 0; depth < 16; depth++ {
+		if first != "" && isObj(strip(addr)) {
+			return !identityFields[first]
+		}
+		switch x := addr.(type) {
+		case *ssa.FieldAddr:
+			st := x.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
+			if f := st.Field(x.Field); !f.Embedded() {
+				first = f.Name()
+			}
+			addr = x.X
+		case *ssa.IndexAddr:
+			addr = x.X
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return false
+			}
+			addr = x.X
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+func joinPath(path, field string) string {
+	if path == "" {
+		return field
+	}
+	if field == "" {
+		return path
+	}
+	return path + "." + field
+}
+
+func jsonFieldName(name, tag string) string {
+	if j := tagValue(tag, "json"); j != "" {
+		if n, _, _ := strings.Cut(j, ","); n != "" && n != "-" {
+			return n
+		}
+	}
+	r := []rune(name)
+	r[0] = unicode.ToLower(r[0])
+	return string(r)
+}
+
+// tagValue looks a key up in a struct tag.
+func tagValue(tag, key string) string {
+	return reflectStructTag(tag).Get(key)
+}
+
+type reflectStructTag string
+
+// Get mirrors reflect.StructTag.Get without importing reflect.
+func (tag reflectStructTag) Get(key string) string {
+	t := string(tag)
+	for t != "" {
+		i := 0
+		for i < len(t) && t[i] == ' ' {
+			i++
+		}
+		t = t[i:]
+		if t == "" {
+			break
+		}
+		i = 0
+		for i < len(t) && t[i] > ' ' && t[i] != ':' && t[i] != '"' {
+			i++
+		}
+		if i == 0 || i+1 >= len(t) || t[i] != ':' || t[i+1] != '"' {
+			break
+		}
+		name := t[:i]
+		t = t[i+1:]
+		i = 1
+		for i < len(t) && t[i] != '"' {
+			if t[i] == '\\' {
+				i++
+			}
+			i++
+		}
+		if i >= len(t) {
+			break
+		}
+		qvalue := t[:i+1]
+		t = t[i+1:]
+		if name == key {
+			return strings.Trim(qvalue, `"`)
+		}
+	}
+	return ""
+}
+
+func variadicValues(v ssa.Value) []ssa.Value { return variadicConsts(v) }
+
+func constStrings(vs []ssa.Value) []string {
+	var out []string
+	for _, v := range vs {
+		if s, ok := model.ConstString(v); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Aliases returns every value that may refer to the object v refers to.
+func (p *Package) Aliases(v ssa.Value) []ssa.Value { return p.objectAliases(v) }
+
+// FuncValues resolves a function value to the functions it may be.
+func (p *Package) FuncValues(v ssa.Value) []*ssa.Function { return p.funcValues(v) }
+
+// Within reports whether fn is outer or a closure nested in it.
+func Within(fn, outer *ssa.Function) bool { return within(fn, outer) }
+
+// VariableValues returns the values stored in the variable a load reads (a
+// local or a captured one), or nil when the load is not of a variable.
+func (p *Package) VariableValues(load *ssa.UnOp) []ssa.Value {
+	if load.Op != token.MUL || !isVariable(load.X) {
+		return nil
+	}
+	return p.storedValues(root(load.X, p))
+}
+
+// overwritten reports whether the field a load reads was set by the program
+// before the load (obj.Data = external; ... len(obj.Data)): its value is then
+// not what was read from the server.
+func (p *Package) overwritten(load *ssa.UnOp, isObj func(ssa.Value) bool) bool {
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	for _, b := range load.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			fb, ok := st.Addr.(*ssa.FieldAddr)
+			if !ok || fb.Field != fa.Field || !types.Identical(fb.X.Type(), fa.X.Type()) || !isObj(strip(fb.X)) {
+				continue
+			}
+			if p.dominates(st, load) {
+				return true
+			}
+		}
+	}
+	return false
+}

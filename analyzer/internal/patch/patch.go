@@ -1,0 +1,861 @@
+// Package patch turns the SSA value of a Kubernetes patch into what is known
+// about it: its type, its operations and paths, whether it carries a
+// precondition (a test op, metadata.resourceVersion, controller-runtime's
+// optimistic lock), which values the program computed into it, and, for
+// patches computed as a diff of two objects, the snapshot and the object.
+// Where it cannot tell, it says so (Known is false): unknown is never a
+// finding. It never reports.
+package patch
+
+import (
+	"encoding/json"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"sort"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+)
+
+// Type is the patch type (the request's Content-Type).
+type Type uint8
+
+const (
+	TypeUnknown   Type = iota
+	TypeJSON           // RFC 6902 JSON patch
+	TypeMerge          // RFC 7386 JSON merge patch
+	TypeStrategic      // strategic merge patch
+	TypeApply          // Server-Side Apply
+)
+
+func (t Type) String() string {
+	return [...]string{"patch", "JSON patch", "merge patch", "strategic merge patch", "Server-Side Apply"}[t]
+}
+
+// Kind is how the patch is built.
+type Kind uint8
+
+const (
+	KindUnknown Kind = iota
+	KindDiff         // a diff of an object against a snapshot: client.MergeFrom, jsonpatch.CreateMergePatch, ...
+	KindBody         // a body the code writes: a literal, fmt.Sprintf, json.Marshal of maps and structs
+	KindObject       // the whole object: controller-runtime's client.Merge
+	KindApply        // Server-Side Apply: client.Apply, an apply configuration
+)
+
+// Op is one operation of a JSON patch.
+type Op struct {
+	Op        string      // add, remove, replace, test, move, copy; "" when not known
+	Path      string      // JSON pointer, with "{}" for segments the program computes
+	Indexed   bool        // addresses an array element by index (a number or a computed segment)
+	Value     []ssa.Value // values of the program in the op's value
+	PathHoles []ssa.Value // values of the program in the path
+}
+
+// Hole is a value of the program inside a patch body.
+type Hole struct {
+	Value ssa.Value
+	Path  string // JSON path of the member it is in, "metadata.finalizers"
+	List  bool   // the value is a list (a slice), or sits inside a list of the body
+}
+
+// Info is what is known about a patch.
+type Info struct {
+	Type  Type
+	Kind  Kind
+	Known bool // the body or the diff is understood
+
+	Lock    bool // controller-runtime MergeFromWithOptimisticLock
+	HasTest bool // JSON patch: a test op
+	HasRV   bool // merge body: metadata.resourceVersion; JSON patch: add/replace of /metadata/resourceVersion
+	Force   bool // Server-Side Apply with force
+
+	Ops   []Op   // JSON patch
+	Holes []Hole // merge body: values the program computed
+	Lists []string
+
+	// Diff patches.
+	Base       ssa.Value       // the object the diff starts from (the snapshot)
+	BaseArg    ssa.Value       // MergeFrom's argument: the snapshot copy itself
+	Snapshot   ssa.Instruction // where the snapshot was taken: a DeepCopy, a json.Marshal, or the MergeFrom call
+	Modified   ssa.Value       // the object the diff ends at (json.Marshal'd second), nil for MergeFrom: the patched object
+	ModifiedAt ssa.Instruction
+	// Site is the call that built the patch value (MergeFrom, Sprintf, Marshal, CreateMergePatch).
+	Site *ssa.Call
+	// Fn names the constructor: "MergeFrom", "StrategicMergeFrom", "CreateMergePatch", ...
+	Fn string
+	// FromObjects are objects the body carries values of (for bodies built by
+	// a helper, from its summary).
+	FromObjects []ssa.Value
+}
+
+// HasPrecondition reports whether the server rejects the patch when the
+// object changed since it was read.
+func (i *Info) HasPrecondition() bool { return i.Lock || i.HasTest || i.HasRV }
+
+// TypeOf evaluates a types.PatchType value.
+func TypeOf(v ssa.Value) Type {
+	s, ok := constString(v)
+	if !ok {
+		return TypeUnknown
+	}
+	switch s {
+	case "application/json-patch+json":
+		return TypeJSON
+	case "application/merge-patch+json":
+		return TypeMerge
+	case "application/strategic-merge-patch+json":
+		return TypeStrategic
+	case "application/apply-patch+yaml", "application/apply-patch+cbor":
+		return TypeApply
+	}
+	return TypeUnknown
+}
+
+// Variables resolves a load of a variable (a local or a captured one) to the
+// values stored in it.
+type Variables func(load *ssa.UnOp) []ssa.Value
+
+// Raw evaluates the data of a typed or dynamic Patch call, or of
+// controller-runtime's RawPatch, given its patch type. vars may be nil.
+func Raw(typ Type, data ssa.Value, vars Variables) *Info {
+	info := &Info{Type: typ}
+	if typ == TypeApply {
+		info.Kind, info.Known = KindApply, true
+		return info
+	}
+	e := &evaluator{seen: map[ssa.Value]bool{}, vars: vars}
+	// A diff of two marshalled objects?
+	if d := diffOf(data); d != nil {
+		d.Type = typ
+		return d
+	}
+	tree, site, ok := e.tree(data)
+	if !ok {
+		return info
+	}
+	info.Kind, info.Known, info.Site = KindBody, true, site
+	switch typ {
+	case TypeJSON:
+		info.jsonPatch(tree)
+	case TypeMerge, TypeStrategic:
+		info.mergeBody(tree)
+	default:
+		// An unknown type: guess from the shape.
+		if _, isList := tree.([]any); isList {
+			info.Type = TypeJSON
+			info.jsonPatch(tree)
+		} else {
+			info.mergeBody(tree)
+		}
+	}
+	return info
+}
+
+// ControllerRuntime evaluates the client.Patch argument of a
+// controller-runtime Patch call.
+func ControllerRuntime(v ssa.Value, vars Variables) *Info {
+	v = strip(v)
+	if ld, ok := v.(*ssa.UnOp); ok && vars != nil {
+		if vals := vars(ld); len(vals) == 1 {
+			return ControllerRuntime(vals[0], vars)
+		}
+	}
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		if g, ok := x.X.(*ssa.Global); ok && x.Op == token.MUL && g.Pkg != nil && g.Pkg.Pkg.Path() == model.CRClient {
+			switch g.Name() {
+			case "Apply":
+				return &Info{Type: TypeApply, Kind: KindApply, Known: true}
+			case "Merge":
+				return &Info{Type: TypeMerge, Kind: KindObject, Known: true}
+			}
+		}
+	case *ssa.Call:
+		name := model.CalleeName(x.Common())
+		args := x.Call.Args
+		switch name {
+		case model.CRClient + ".MergeFrom":
+			return diff(TypeMerge, "MergeFrom", x, args[0], false)
+		case model.CRClient + ".MergeFromWithOptions":
+			return diff(TypeMerge, "MergeFromWithOptions", x, args[0], hasLock(args[1]))
+		case model.CRClient + ".StrategicMergeFrom":
+			return diff(TypeStrategic, "StrategicMergeFrom", x, args[0], hasLock(args[1]))
+		case model.CRClient + ".RawPatch":
+			info := Raw(TypeOf(args[0]), args[1], vars)
+			if info.Type == TypeUnknown {
+				info.Type = TypeOf(args[0])
+			}
+			return info
+		}
+	}
+	return &Info{}
+}
+
+func diff(typ Type, fn string, call *ssa.Call, base ssa.Value, lock bool) *Info {
+	info := &Info{Type: typ, Kind: KindDiff, Known: true, Lock: lock, Site: call, Fn: fn, Snapshot: call}
+	info.Base, info.BaseArg = base, base
+	if c, ok := strip(base).(*ssa.Call); ok {
+		switch model.ObjectMethod(c.Common()) {
+		case model.DeepCopy, model.DeepCopyObject:
+			info.Base = model.Recv(c.Common())
+			info.Snapshot = c
+		}
+	}
+	return info
+}
+
+// hasLock reports whether a MergeFromOption variadic argument holds
+// client.MergeFromWithOptimisticLock{}.
+func hasLock(v ssa.Value) bool {
+	for _, el := range variadic(v) {
+		if model.IsNamed(strip(el).Type(), model.CRClient, "MergeFromWithOptimisticLock") {
+			return true
+		}
+	}
+	return false
+}
+
+// diffOf recognises patch data computed as the diff of two marshalled
+// objects: jsonpatch.CreateMergePatch(a, b), strategicpatch.CreateTwoWayMergePatch(a, b, T).
+func diffOf(data ssa.Value) *Info {
+	e, ok := strip(data).(*ssa.Extract)
+	if !ok || e.Index != 0 {
+		return nil
+	}
+	call, ok := e.Tuple.(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	name := model.CalleeName(call.Common())
+	var fn string
+	switch name {
+	case "github.com/evanphx/json-patch/v5.CreateMergePatch", "gopkg.in/evanphx/json-patch.v4.CreateMergePatch",
+		"github.com/evanphx/json-patch.CreateMergePatch":
+		fn = "CreateMergePatch"
+	case "k8s.io/apimachinery/pkg/util/strategicpatch.CreateTwoWayMergePatch":
+		fn = "CreateTwoWayMergePatch"
+	default:
+		return nil
+	}
+	args := call.Call.Args
+	info := &Info{Kind: KindDiff, Site: call, Fn: fn}
+	base, baseAt := marshalled(args[0])
+	mod, modAt := marshalled(args[1])
+	if base == nil || mod == nil {
+		return info // a diff of bytes the code got elsewhere: not known
+	}
+	info.Known = true
+	info.Base, info.Snapshot = base, baseAt
+	info.Modified, info.ModifiedAt = mod, modAt
+	return info
+}
+
+// marshalled returns the object a json.Marshal call encodes, and the call.
+func marshalled(v ssa.Value) (ssa.Value, ssa.Instruction) {
+	e, ok := strip(v).(*ssa.Extract)
+	if !ok || e.Index != 0 {
+		return nil, nil
+	}
+	call, ok := e.Tuple.(*ssa.Call)
+	if !ok {
+		return nil, nil
+	}
+	switch model.CalleeName(call.Common()) {
+	case "encoding/json.Marshal", "k8s.io/apimachinery/pkg/util/json.Marshal":
+		return strip(call.Call.Args[0]), call
+	}
+	return nil, nil
+}
+
+// ---- bodies ----
+
+// holeMark starts the mark of a value of the program in a body rendered as
+// text: holeMark, the hole's number, holeEnd.
+const (
+	holeMark = "__lostupdate_hole_"
+	holeEnd  = "__"
+)
+
+type evaluator struct {
+	holes []ssa.Value
+	seen  map[ssa.Value]bool
+	vars  Variables
+}
+
+type hole struct{ v ssa.Value }
+
+// tree evaluates a []byte or string value holding JSON into a tree of
+// map[string]any, []any, constants and *hole.
+func (e *evaluator) tree(v ssa.Value) (any, *ssa.Call, bool) {
+	v = strip(v)
+	if ext, ok := v.(*ssa.Extract); ok && ext.Index == 0 {
+		if call, ok := ext.Tuple.(*ssa.Call); ok {
+			switch model.CalleeName(call.Common()) {
+			case "encoding/json.Marshal", "k8s.io/apimachinery/pkg/util/json.Marshal", "sigs.k8s.io/yaml.Marshal":
+				t, ok := e.value(call.Call.Args[0], 0)
+				return t, call, ok
+			}
+		}
+	}
+	text, site, ok := e.text(v, 0)
+	if !ok {
+		return nil, nil, false
+	}
+	var t any
+	if err := json.Unmarshal([]byte(text), &t); err != nil {
+		return nil, nil, false
+	}
+	return e.unmark(t), site, true
+}
+
+// text renders a string or []byte value as text, with holes marked.
+func (e *evaluator) text(v ssa.Value, depth int) (string, *ssa.Call, bool) {
+	if depth > 8 {
+		return "", nil, false
+	}
+	switch x := strip(v).(type) {
+	case *ssa.Const:
+		s, ok := constString(x)
+		return s, nil, ok
+	case *ssa.BinOp:
+		if x.Op != token.ADD {
+			return "", nil, false
+		}
+		a, _, ok1 := e.text(x.X, depth+1)
+		b, _, ok2 := e.text(x.Y, depth+1)
+		if !ok1 || !ok2 {
+			return e.mark(x), nil, true
+		}
+		return a + b, nil, true
+	case *ssa.Call:
+		switch model.CalleeName(x.Common()) {
+		case "fmt.Sprintf":
+			format, ok := constString(x.Call.Args[0])
+			if !ok {
+				return "", nil, false
+			}
+			return e.sprintf(format, variadic(x.Call.Args[1])), x, true
+		case "fmt.Appendf":
+			format, ok := constString(x.Call.Args[1])
+			if !ok {
+				return "", nil, false
+			}
+			return e.sprintf(format, variadic(x.Call.Args[2])), x, true
+		case "strings.Join", "strings.Replace", "strings.ReplaceAll":
+			return "", nil, false
+		}
+		return e.mark(x), nil, true
+	case *ssa.Phi:
+		return "", nil, false
+	case *ssa.UnOp:
+		// A variable holding the text.
+		if x.Op == token.MUL && e.vars != nil {
+			if vals := e.vars(x); len(vals) == 1 {
+				return e.text(vals[0], depth+1)
+			}
+		}
+	}
+	return e.mark(v), nil, true
+}
+
+func (e *evaluator) mark(v ssa.Value) string {
+	e.holes = append(e.holes, v)
+	return holeMark + strconv.Itoa(len(e.holes)-1) + holeEnd
+}
+
+// sprintf renders a format with its arguments as holes. A verb outside a
+// JSON string becomes a quoted hole so that the text stays JSON.
+func (e *evaluator) sprintf(format string, args []ssa.Value) string {
+	var b strings.Builder
+	inString, escaped := false, false
+	argi := 0
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' {
+			b.WriteByte(c)
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = !inString
+			}
+			continue
+		}
+		// A verb: skip flags and width, read the verb letter.
+		j := i + 1
+		for j < len(format) && strings.IndexByte("+-# 0123456789.", format[j]) >= 0 {
+			j++
+		}
+		if j >= len(format) {
+			break
+		}
+		verb := format[j]
+		i = j
+		if verb == '%' {
+			b.WriteByte('%')
+			continue
+		}
+		var arg ssa.Value
+		if argi < len(args) {
+			arg = args[argi]
+		}
+		argi++
+		m := holeMark + strconv.Itoa(len(e.holes)) + holeEnd
+		e.holes = append(e.holes, arg)
+		if inString {
+			b.WriteString(m)
+		} else {
+			b.WriteString(`"` + m + `"`)
+		}
+	}
+	return b.String()
+}
+
+// unmark replaces the marked strings of a parsed tree by holes.
+func (e *evaluator) unmark(t any) any {
+	switch x := t.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, v := range x {
+			out[renderPath(k)] = e.unmark(v) // a computed key reads as "{}"
+		}
+		return out
+	case []any:
+		for i := range x {
+			x[i] = e.unmark(x[i])
+		}
+		return x
+	case string:
+		return e.unmarkString(x)
+	}
+	return t
+}
+
+func (e *evaluator) unmarkString(s string) any {
+	if !strings.Contains(s, holeMark) {
+		return s
+	}
+	// The whole string is one hole: the value itself.
+	if strings.HasPrefix(s, holeMark) && strings.Count(s, holeMark) == 1 && strings.HasSuffix(s, holeEnd) {
+		n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(s, holeMark), holeEnd))
+		if err == nil && n < len(e.holes) {
+			return &hole{e.holes[n]}
+		}
+	}
+	// A string with holes in it: a composite hole of all of them.
+	return &compound{s: s, holes: e.holesIn(s)}
+}
+
+type compound struct {
+	s     string
+	holes []ssa.Value
+}
+
+func (e *evaluator) holesIn(s string) []ssa.Value {
+	var out []ssa.Value
+	for _, part := range strings.Split(s, holeMark)[1:] {
+		end := strings.Index(part, holeEnd)
+		if end < 0 {
+			continue
+		}
+		if n, err := strconv.Atoi(part[:end]); err == nil && n < len(e.holes) && e.holes[n] != nil {
+			out = append(out, e.holes[n])
+		}
+	}
+	return out
+}
+
+// value evaluates a Go value passed to json.Marshal into a tree.
+func (e *evaluator) value(v ssa.Value, depth int) (any, bool) {
+	if depth > 10 {
+		return &hole{v}, true
+	}
+	v = strip(v)
+	switch x := v.(type) {
+	case *ssa.Const:
+		if x.Value == nil {
+			return nil, true
+		}
+		switch x.Value.Kind() {
+		case constant.String:
+			return constant.StringVal(x.Value), true
+		case constant.Bool:
+			return constant.BoolVal(x.Value), true
+		case constant.Int, constant.Float:
+			f, _ := constant.Float64Val(x.Value)
+			return f, true
+		}
+		return &hole{v}, true
+	case *ssa.MakeMap:
+		out := map[string]any{}
+		for _, r := range *x.Referrers() {
+			u, ok := r.(*ssa.MapUpdate)
+			if !ok || u.Map != x {
+				continue
+			}
+			k, ok := constString(strip(u.Key))
+			if !ok {
+				return &hole{v}, true
+			}
+			out[k], _ = e.value(u.Value, depth+1)
+		}
+		return out, true
+	case *ssa.Slice:
+		if arr, ok := x.X.(*ssa.Alloc); ok {
+			return e.array(arr, depth)
+		}
+	case *ssa.UnOp:
+		if a, ok := x.X.(*ssa.Alloc); ok && x.Op == token.MUL {
+			if _, ok := a.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct); ok {
+				return e.structLit(a, depth)
+			}
+		}
+	case *ssa.Alloc:
+		if _, ok := x.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct); ok {
+			return e.structLit(x, depth)
+		}
+	}
+	return &hole{v}, true
+}
+
+// array evaluates a slice literal's backing array.
+func (e *evaluator) array(arr *ssa.Alloc, depth int) (any, bool) {
+	at, ok := arr.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Array)
+	if !ok {
+		return nil, false
+	}
+	out := make([]any, at.Len())
+	for _, r := range *arr.Referrers() {
+		ia, ok := r.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		c, ok := ia.Index.(*ssa.Const)
+		if !ok {
+			return nil, false
+		}
+		i, _ := constant.Int64Val(c.Value)
+		for _, rr := range *ia.Referrers() {
+			if st, ok := rr.(*ssa.Store); ok && st.Addr == ia && int(i) < len(out) {
+				out[i], _ = e.value(st.Val, depth+1)
+			}
+		}
+	}
+	return out, true
+}
+
+// structLit evaluates a struct composite literal by its json field names.
+func (e *evaluator) structLit(a *ssa.Alloc, depth int) (any, bool) {
+	st := a.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
+	out := map[string]any{}
+	for _, r := range *a.Referrers() {
+		switch x := r.(type) {
+		case *ssa.FieldAddr:
+			f := st.Field(x.Field)
+			name := jsonName(f.Name(), st.Tag(x.Field))
+			if name == "-" {
+				continue
+			}
+			for _, rr := range *x.Referrers() {
+				if s, ok := rr.(*ssa.Store); ok && s.Addr == x {
+					out[name], _ = e.value(s.Val, depth+1)
+				}
+			}
+		case *ssa.Store:
+			if x.Addr == a {
+				return e.value(x.Val, depth+1)
+			}
+		}
+	}
+	return out, true
+}
+
+func jsonName(field, tag string) string {
+	t := reflectTag(tag, "json")
+	if t == "" {
+		return field
+	}
+	name, _, _ := strings.Cut(t, ",")
+	if name == "" {
+		return field
+	}
+	return name
+}
+
+// reflectTag looks a key up in a struct tag.
+func reflectTag(tag, key string) string {
+	for tag != "" {
+		i := strings.IndexByte(tag, ':')
+		if i < 0 {
+			return ""
+		}
+		name := strings.TrimSpace(tag[:i])
+		tag = tag[i+1:]
+		if len(tag) == 0 || tag[0] != '"' {
+			return ""
+		}
+		j := 1
+		for j < len(tag) && tag[j] != '"' {
+			if tag[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j >= len(tag) {
+			return ""
+		}
+		val, err := strconv.Unquote(tag[:j+1])
+		tag = strings.TrimLeft(tag[j+1:], " ")
+		if err == nil && name == key {
+			return val
+		}
+	}
+	return ""
+}
+
+// Tag returns the value of key in a struct field tag.
+func Tag(tag, key string) string { return reflectTag(tag, key) }
+
+// ---- JSON patch and merge body analysis ----
+
+func (info *Info) jsonPatch(tree any) {
+	ops, ok := tree.([]any)
+	if !ok {
+		info.Known = false
+		return
+	}
+	for _, el := range ops {
+		m, ok := el.(map[string]any)
+		if !ok {
+			// An op the code computes: not known.
+			info.Known = false
+			continue
+		}
+		var op Op
+		switch o := m["op"].(type) {
+		case string:
+			op.Op = o
+		}
+		switch p := m["path"].(type) {
+		case string:
+			op.Path = p
+			op.Indexed = indexed(p)
+		case *hole:
+			op.Path = "{}"
+			op.PathHoles = []ssa.Value{p.v}
+		case *compound:
+			op.Path = renderPath(p.s)
+			op.PathHoles = p.holes
+			op.Indexed = indexed(op.Path)
+			for _, h := range p.holes {
+				if isInteger(h.Type()) {
+					op.Indexed = true // a computed index: /spec/containers/%d/image
+				}
+			}
+		}
+		op.Value = holesOf(m["value"])
+		switch op.Op {
+		case "test":
+			info.HasTest = true
+		case "add", "replace":
+			if op.Path == "/metadata/resourceVersion" {
+				info.HasRV = true
+			}
+		}
+		info.Ops = append(info.Ops, op)
+	}
+}
+
+// renderPath replaces hole marks in a path by "{}".
+func renderPath(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, holeMark)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i])
+		s = s[i+len(holeMark):]
+		j := strings.Index(s, holeEnd)
+		if j < 0 {
+			return b.String()
+		}
+		b.WriteString("{}")
+		s = s[j+len(holeEnd):]
+	}
+}
+
+// indexed reports whether a JSON pointer addresses an array element by a
+// number (not "-", the end of the array).
+func indexed(path string) bool {
+	for _, seg := range strings.Split(path, "/")[1:] {
+		if seg == "" {
+			continue
+		}
+		if _, err := strconv.Atoi(seg); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+func holesOf(t any) []ssa.Value {
+	var out []ssa.Value
+	var walk func(any)
+	walk = func(t any) {
+		switch x := t.(type) {
+		case *hole:
+			if x.v != nil {
+				out = append(out, x.v)
+			}
+		case *compound:
+			out = append(out, x.holes...)
+		case map[string]any:
+			for _, v := range x {
+				walk(v)
+			}
+		case []any:
+			for _, v := range x {
+				walk(v)
+			}
+		}
+	}
+	walk(t)
+	return out
+}
+
+func (info *Info) mergeBody(tree any) {
+	m, ok := tree.(map[string]any)
+	if !ok {
+		info.Known = false
+		return
+	}
+	if meta, ok := m["metadata"].(map[string]any); ok {
+		if _, ok := meta["resourceVersion"]; ok {
+			info.HasRV = true
+		}
+	}
+	var walk func(path string, t any, inList bool)
+	walk = func(path string, t any, inList bool) {
+		switch x := t.(type) {
+		case map[string]any:
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				p := k
+				if path != "" {
+					p = path + "." + k
+				}
+				walk(p, x[k], inList)
+			}
+		case []any:
+			info.Lists = append(info.Lists, path)
+			for _, v := range x {
+				walk(path, v, true)
+			}
+		case *hole:
+			if x.v != nil {
+				_, isSlice := x.v.Type().Underlying().(*types.Slice)
+				info.Holes = append(info.Holes, Hole{Value: x.v, Path: path, List: inList || isSlice})
+			}
+		case *compound:
+			for _, h := range x.holes {
+				info.Holes = append(info.Holes, Hole{Value: h, Path: path, List: inList})
+			}
+		}
+	}
+	walk("", m, false)
+}
+
+// ---- value helpers ----
+
+func strip(v ssa.Value) ssa.Value {
+	for {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			v = x.X
+		case *ssa.ChangeInterface:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.Convert:
+			v = x.X
+		case *ssa.TypeAssert:
+			if x.CommaOk {
+				return v
+			}
+			v = x.X
+		default:
+			return v
+		}
+	}
+}
+
+func constString(v ssa.Value) (string, bool) {
+	c, ok := strip(v).(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.String {
+		return "", false
+	}
+	return constant.StringVal(c.Value), true
+}
+
+// variadic returns the values stored into the array behind a variadic
+// argument.
+func variadic(v ssa.Value) []ssa.Value {
+	sl, ok := v.(*ssa.Slice)
+	if !ok {
+		return nil
+	}
+	arr, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	type el struct {
+		i int64
+		v ssa.Value
+	}
+	var els []el
+	for _, r := range *arr.Referrers() {
+		ia, ok := r.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		c, ok := ia.Index.(*ssa.Const)
+		if !ok {
+			continue
+		}
+		i, _ := constant.Int64Val(c.Value)
+		for _, rr := range *ia.Referrers() {
+			if st, ok := rr.(*ssa.Store); ok && st.Addr == ia {
+				els = append(els, el{i, strip(st.Val)})
+			}
+		}
+	}
+	sort.Slice(els, func(a, b int) bool { return els[a].i < els[b].i })
+	out := make([]ssa.Value, len(els))
+	for i, e := range els {
+		out[i] = e.v
+	}
+	return out
+}
+
+func isInteger(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
+}
+
+// Body evaluates a string or []byte value a function returns as a patch
+// body of a type it cannot know: a list is a JSON patch, an object a merge
+// patch.
+func Body(v ssa.Value, vars Variables) *Info { return Raw(TypeUnknown, v, vars) }
