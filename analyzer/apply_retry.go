@@ -22,10 +22,13 @@ func checkApplyRetry(ck *checker) {
 		if r == nil || forced(w) {
 			continue
 		}
-		call := ck.callName(w.Call)
+		what := ck.callName(w.Call)
+		if obj := ck.objText(w); obj != "" && obj != "the object" {
+			what += " of " + obj
+		}
 		pos, end := ck.callPos(w.Call)
 		ck.report("apply-retry", pos, end,
-			"Server-Side Apply "+call+" inside "+r.Name+": its 409 Conflict is a field-ownership conflict, not a stale resourceVersion, "+
+			what+" is a Server-Side Apply inside "+r.Name+": its 409 Conflict is a field-ownership conflict, not a stale resourceVersion, "+
 				"so re-reading and retrying does not clear it; resolve the ownership (stop setting fields another manager owns) or apply with force",
 			[]analysis.RelatedInformation{related(r.Pos(), "the retry: %s", r.Name)})
 	}
