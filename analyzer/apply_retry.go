@@ -22,10 +22,7 @@ func checkApplyRetry(ck *checker) {
 		if r == nil || forced(w) {
 			continue
 		}
-		what := ck.callName(w.Call)
-		if obj := ck.objText(w); obj != "" && obj != "the object" {
-			what += " of " + obj
-		}
+		what := ck.writeText(w)
 		pos, end := ck.callPos(w.Call)
 		ck.report("apply-retry", pos, end,
 			what+" is a Server-Side Apply inside "+r.Name+": its 409 Conflict is a field-ownership conflict, not a stale resourceVersion, "+

@@ -39,7 +39,11 @@ func checkMissingRetry(ck *checker) {
 			how = "its error is only logged"
 		case flow.Swallowed:
 			how = "a conflict is caught and ignored"
-			rel = append(rel, related(check.Pos(), "the conflict is swallowed here"))
+			if fn := check.Common().StaticCallee(); fn != nil && fn.Name() != "IsConflict" && model.ErrorUseOf(check.Common()) != model.ErrTest {
+				rel = append(rel, related(check.Pos(), "%s answers nil for a conflict", fn.Name()))
+			} else {
+				rel = append(rel, related(check.Pos(), "the conflict is swallowed here"))
+			}
 		}
 		if w.Via != nil {
 			rel = append(rel, related(w.Via.Pos(), "%s writes its argument with %s and returns its error", w.Via.Name(), w.ViaWrite.Op))

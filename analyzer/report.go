@@ -131,7 +131,14 @@ func (ck *checker) argText(call ssa.CallInstruction, i int) string {
 	if i >= len(ce.Args) {
 		return "the object"
 	}
-	return short(types.ExprString(ce.Args[i]))
+	arg := ce.Args[i]
+	// &deploy names the object deploy.
+	if u, ok := ast.Unparen(arg).(*ast.UnaryExpr); ok && u.Op == token.AND {
+		if _, ok := ast.Unparen(u.X).(*ast.Ident); ok {
+			arg = u.X
+		}
+	}
+	return short(types.ExprString(arg))
 }
 
 // paramText returns the source of the argument a call passes for a
@@ -172,6 +179,16 @@ func (ck *checker) objText(w *flow.WriteSite) string {
 		return ck.argText(w.Call, 2)
 	}
 	return "the object"
+}
+
+// writeText names a write call and, where it can be told, the object it
+// writes: "Update of node".
+func (ck *checker) writeText(w *flow.WriteSite) string {
+	call := ck.callName(w.Call)
+	if obj := ck.objText(w); obj != "" && obj != "the object" {
+		call += " of " + obj
+	}
+	return call
 }
 
 // related builds one piece of related information.

@@ -28,7 +28,7 @@ func checkStaleRead(ck *checker) {
 			origins = append(origins, ck.flow.Feeding(model.Arg(c, w.Client.Data))...)
 			origins = append(origins, ck.flow.Feeding(model.Arg(c, w.Client.Name))...)
 		}
-		call := ck.callName(w.Call)
+		call := ck.writeText(w)
 		wpos, _ := ck.callPos(w.Call)
 		r := ck.flow.RetryOfWrite(w)
 		for _, o := range origins {

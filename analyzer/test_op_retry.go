@@ -23,7 +23,7 @@ func checkTestOpRetry(ck *checker) {
 		if r == nil || !r.ConflictOnly || (r.Fn != nil && ck.flow.MentionsInvalid(r.Fn)) {
 			continue // the retried function handles the 422 of a failed test itself
 		}
-		call := ck.callName(w.Call)
+		call := ck.writeText(w)
 		pos, end := ck.callPos(w.Call)
 		ck.report("test-op-retry", pos, end,
 			call+" sends a JSON patch guarded by a test op inside "+r.Name+", which retries only on 409 Conflict; "+

@@ -32,7 +32,7 @@ func checkUnboundedRetry(ck *checker) {
 		default:
 			what, risk = r.Name+", which does not wait between attempts", "it hammers the API server while the object is hot"
 		}
-		call := ck.callName(w.Call)
+		call := ck.writeText(w)
 		pos, end := ck.callPos(w.Call)
 		ck.report("unbounded-retry", pos, end,
 			call+" is retried on conflict by "+what+", so "+risk+"; "+

@@ -38,7 +38,7 @@ func checkUnconditionalPatch(ck *checker) {
 				continue
 			}
 		}
-		call := ck.callName(w.Call)
+		call := ck.writeText(w)
 		kind := info.Type.String()
 		if info.Fn != "" && info.Kind == patch.KindDiff {
 			kind += " from " + info.Fn
@@ -46,10 +46,18 @@ func checkUnconditionalPatch(ck *checker) {
 			kind += " built by " + info.Fn
 		}
 		fix := ck.lockFix(info)
-		advice := "add a precondition (a test op on /metadata/resourceVersion, or metadata.resourceVersion in the body) and retry on conflict"
-		if info.Kind == patch.KindDiff && info.Fn != "" && strings.Contains(info.Fn, "From") {
+		var advice string
+		switch {
+		case info.Kind == patch.KindDiff && info.Fn == "StrategicMergeFrom":
+			advice = "pass client.MergeFromWithOptimisticLock{} to StrategicMergeFrom so that a concurrent change fails with 409 Conflict, and retry on it"
+		case info.Kind == patch.KindDiff && strings.Contains(info.Fn, "From"):
 			advice = "add client.MergeFromWithOptimisticLock{} (client.MergeFromWithOptions) so that a concurrent change fails with 409 Conflict, and retry on it"
+		case info.Type == patch.TypeJSON:
+			advice = "add a test op on /metadata/resourceVersion with the version read, and retry when it fails (422, apierrors.IsInvalid) or on conflict"
+		default:
+			advice = "carry the metadata.resourceVersion read in the patch so that a concurrent change fails with 409 Conflict, and retry on it"
 		}
+
 		var fixes []analysis.SuggestedFix
 		if fix != nil {
 			fixes = append(fixes, *fix)
@@ -89,7 +97,11 @@ func (ck *checker) patchHazard(w *flow.WriteSite, info *patch.Info) (string, []a
 				continue
 			}
 			if m.List && !(info.Type == patch.TypeStrategic && m.Merge) {
-				return fmt.Sprintf("%s of %s changed since the snapshot (a merge patch replaces the whole list)", listName(m.Field), name),
+				why := "a merge patch replaces the whole list"
+				if info.Type == patch.TypeStrategic {
+					why = "a strategic merge patch replaces a list without a merge key whole"
+				}
+				return fmt.Sprintf("%s of %s changed since the snapshot (%s)", listName(m.Field), name, why),
 					ck.mutationRelated(m, info)
 			}
 			if m.FromRead {
@@ -236,7 +248,8 @@ func indexedPath(path string) string {
 	if path == "a list element" {
 		return path
 	}
-	return "the list element " + path
+	// A segment the program computes ("{}") is an index here.
+	return "the list element " + strings.ReplaceAll(path, "{}", "<index>")
 }
 
 // sentBy reports whether a change to a field reaches the server through a

@@ -51,7 +51,7 @@ func checkUnconditionalUpdate(ck *checker) {
 		case customResource:
 			effect = "so the API server rejects it (a custom resource needs metadata.resourceVersion on update)"
 		case unknownKind:
-			effect = "so the PUT silently overwrites concurrent changes (a custom resource rejects it instead)"
+			effect = "so the PUT silently overwrites concurrent changes if it is a built-in kind, and is rejected if it is a custom resource"
 		}
 		pos, end := ck.callPos(w.Call)
 		ck.report("unconditional-update", pos, end,

@@ -419,3 +419,86 @@ func (r *DefaultConfigReconciler) Reconcile(ctx context.Context, req ctrl.Reques
 	_ = r.Update(ctx, cm)
 	return ctrl.Result{}, nil
 }
+
+// ignoreConflict drops a conflict: the change of a caller that returns
+// what it answers is lost on a 409.
+func ignoreConflict(err error) error {
+	if apierrors.IsConflict(err) {
+		return nil
+	}
+	return err
+}
+
+// WidgetPortReconciler adds a port to a Widget and hides a conflict behind
+// a helper.
+type WidgetPortReconciler struct {
+	client.Client
+}
+
+func (r *WidgetPortReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	var w widgetsv1.Widget
+	if err := r.Get(ctx, req.NamespacedName, &w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	w.Spec.Ports = append(w.Spec.Ports, 8443)
+	return ctrl.Result{}, ignoreConflict(r.Update(ctx, &w)) // want "^missing-retry: .*w is a read-modify-write.*conflict is caught and ignored"
+}
+
+// SecretRotationTimeReconciler stamps a rotation time through the shared
+// helper of another package, which also drops conflicts.
+type SecretRotationTimeReconciler struct {
+	client.Client
+}
+
+func (r *SecretRotationTimeReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	var secret corev1.Secret
+	if err := r.Get(ctx, req.NamespacedName, &secret); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if secret.Annotations == nil {
+		secret.Annotations = map[string]string{}
+	}
+	secret.Annotations["example.com/rotated-at"] = time.Now().Format(time.RFC3339)
+	if err := kubeutil.IgnoreConflict(r.Update(ctx, &secret)); err != nil { // want "^missing-retry: .*secret"
+		return ctrl.Result{}, fmt.Errorf("stamping rotation: %w", err)
+	}
+	return ctrl.Result{}, nil
+}
+
+// The shared helper requeues a conflict.
+type ServiceAccountLabelReconciler struct {
+	client.Client
+}
+
+func (r *ServiceAccountLabelReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	var sa corev1.ServiceAccount
+	if err := r.Get(ctx, req.NamespacedName, &sa); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if sa.Labels == nil {
+		sa.Labels = map[string]string{}
+	}
+	sa.Labels["example.com/managed"] = "true"
+	return kubeutil.RequeueOnConflict(r.Update(ctx, &sa))
+}
+
+// isConflict only tests the error; the caller returns the error either way.
+func isConflict(err error) bool { return apierrors.IsConflict(err) }
+
+type BudgetConfigReconciler struct {
+	client.Client
+}
+
+func (r *BudgetConfigReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	log := logf.FromContext(ctx)
+	var cm corev1.ConfigMap
+	if err := r.Get(ctx, req.NamespacedName, &cm); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	cm.Data["budget"] = "1"
+	err := r.Update(ctx, &cm)
+	if isConflict(err) {
+		log.Info("budget changed concurrently, retrying")
+	}
+	return ctrl.Result{}, err
+}

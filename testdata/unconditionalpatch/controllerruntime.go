@@ -541,3 +541,40 @@ type WidgetPauseReconciler struct {
 func (r *WidgetPauseReconciler) pause(ctx context.Context, widget *widgetsv1.Widget) error {
 	return r.Patch(ctx, widget, client.RawPatch(types.MergePatchType, []byte(`{"spec":{"paused":true}}`)))
 }
+
+// VerboseLoggingReconciler turns on verbose logging in the first container
+// of a Deployment with a strategic merge patch. Containers merge by name,
+// but the args list of a container is replaced whole: an argument another
+// writer added since the read is lost.
+type VerboseLoggingReconciler struct {
+	client.Client
+}
+
+func (r *VerboseLoggingReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	var deploy appsv1.Deployment
+	if err := r.Get(ctx, req.NamespacedName, &deploy); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	base := deploy.DeepCopy()
+	c := &deploy.Spec.Template.Spec.Containers[0]
+	c.Args = append(c.Args, "--v=4")
+	return ctrl.Result{}, r.Patch(ctx, &deploy, client.StrategicMergeFrom(base)) // want "^unconditional-patch: Patch of deploy .*containers.args list of deploy changed.*without a merge key"
+}
+
+// ImagePinReconciler sets the image of the first container with a strategic
+// merge patch: containers merge by name, and a constant image is a blind
+// write of one field of one container, not a read-modify-write of a list.
+type ImagePinReconciler struct {
+	client.Client
+	Image string
+}
+
+func (r *ImagePinReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	var deploy appsv1.Deployment
+	if err := r.Get(ctx, req.NamespacedName, &deploy); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	base := deploy.DeepCopy()
+	deploy.Spec.Template.Spec.Containers[0].Image = r.Image
+	return ctrl.Result{}, r.Patch(ctx, &deploy, client.StrategicMergeFrom(base))
+}

@@ -41,6 +41,9 @@ func (p *Package) ErrorFate(err ssa.Value, write ssa.Instruction) (fate Fate, ch
 			return Swallowed, c
 		}
 	}
+	if len(t.swallowers) > 0 {
+		return Swallowed, t.swallowers[0]
+	}
 	if t.handled {
 		return Handled, nil
 	}
@@ -107,7 +110,8 @@ type errTaint struct {
 	handled        bool
 	logged         bool
 	conflictChecks []*ssa.Call
-	nilChecks      []*ssa.If // if err != nil / if err == nil
+	nilChecks      []*ssa.If   // if err != nil / if err == nil
+	swallowers     []*ssa.Call // calls of helpers that turn a conflict in the error into nil
 }
 
 func (p *Package) taint(err ssa.Value) *errTaint {
@@ -219,6 +223,13 @@ func (p *Package) taint(err ssa.Value) *errTaint {
 					t.handled = true
 				default:
 					fn := callee(c)
+					if call, ok := x.(*ssa.Call); ok && p.swallowsConflict(fn) {
+						// return ignoreConflict(err): the helper answers nil
+						// for a conflict and hands other errors back.
+						t.swallowers = append(t.swallowers, call)
+						push(call)
+						continue
+					}
 					if p.local(fn) {
 						// A local function that returns what it is given is a wrapper.
 						if call, ok := x.(*ssa.Call); ok && p.summary(fn).ReturnsErrorArg {
@@ -377,4 +388,37 @@ func loggerShape(c *ssa.CallCommon, arg ssa.Value) bool {
 func (p *Package) rewrites(c *ssa.CallCommon) bool {
 	fn := callee(c)
 	return p.local(fn) && p.summary(fn).Writer
+}
+
+// swallowsConflict reports whether a function given an error returns nil
+// for a conflict and hands other errors back (func ignoreConflict(err
+// error) error), from its summary or, in another package, its fact.
+func (p *Package) swallowsConflict(fn *ssa.Function) bool {
+	if fn == nil {
+		return false
+	}
+	if p.local(fn) {
+		return p.summary(fn).SwallowsConflictArg
+	}
+	if obj := funcObject(fn); obj != nil && p.facts != nil {
+		if ff := p.facts.FuncFact(obj); ff != nil {
+			return ff.SwallowsConflict
+		}
+	}
+	return false
+}
+
+// swallowsConflictArg reports whether an error parameter, tested for a
+// conflict, leads to a path that hands no error on.
+func (p *Package) swallowsConflictArg(t *errTaint) bool {
+	if len(t.swallowers) > 0 {
+		return true
+	}
+	success := p.successBlocks(t, nil)
+	for _, c := range t.conflictChecks {
+		if succ := conflictSuccessor(c); succ != nil && !p.handledFrom(succ, nil, t, success) {
+			return true
+		}
+	}
+	return false
 }

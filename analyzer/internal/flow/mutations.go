@@ -192,7 +192,17 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 				for _, rr := range *r.Referrers() {
 					if ia, ok := rr.(*ssa.IndexAddr); ok && ia.X == r {
 						if elemWritten(ia) {
-							out = append(out, Mutation{Instr: ia, Field: sub, List: true, Merge: merge})
+							m := Mutation{Instr: ia, Field: sub, List: true, Merge: merge}
+							if merge {
+								// A strategic merge patch merges this list by
+								// key, but a list inside an element that is
+								// not merged is replaced whole:
+								// containers[0].args.
+								if field, ok := replacedListIn(ia, sub); ok {
+									m.Field, m.Merge = field, false
+								}
+							}
+							out = append(out, m)
 						}
 					}
 				}
@@ -237,6 +247,44 @@ func elemWritten(v ssa.Value) bool {
 		}
 	}
 	return false
+}
+
+// replacedListIn finds, under the address of an element of a list that a
+// strategic merge patch merges by key, a store to a list field that
+// declares no merge strategy (a strategic merge patch replaces it whole),
+// and returns its path.
+func replacedListIn(v ssa.Value, path string) (string, bool) {
+	for _, r := range *v.Referrers() {
+		f, ok := r.(*ssa.FieldAddr)
+		if !ok || f.X != v {
+			continue
+		}
+		ptr, ok := f.X.Type().Underlying().(*types.Pointer)
+		if !ok {
+			continue
+		}
+		st, ok := ptr.Elem().Underlying().(*types.Struct)
+		if !ok {
+			continue
+		}
+		field, tag := st.Field(f.Field), st.Tag(f.Field)
+		sub := path
+		if !field.Embedded() {
+			sub = joinPath(path, jsonFieldName(field.Name(), tag))
+		}
+		if _, isSlice := field.Type().Underlying().(*types.Slice); isSlice && !strings.Contains(tagValue(tag, "patchStrategy"), "merge") {
+			for _, rr := range *f.Referrers() {
+				if s, ok := rr.(*ssa.Store); ok && s.Addr == f {
+					return sub, true
+				}
+			}
+			continue
+		}
+		if p, ok := replacedListIn(f, sub); ok {
+			return p, true
+		}
+	}
+	return "", false
 }
 
 // unstructuredMutations finds list changes through the map of an

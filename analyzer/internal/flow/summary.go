@@ -21,13 +21,16 @@ type Summary struct {
 	Retries         []RetryFact  // function parameters run inside a conflict retry
 	ReturnsErrorArg bool         // returns (a wrapping of) an error argument
 	LogsErrorArg    bool         // only logs an error argument
-	ConflictTest    bool         // func(error) bool that tests for a conflict (wraps apierrors.IsConflict)
-	Mutates         []MutateFact // object parameters whose lists or values change
-	Patches         []PatchFact  // results that are patch bodies
-	Writer          bool         // writes objects (Update, Patch, Apply), itself or through helpers
-	ReturnsFake     bool         // returns a fake client
-	SetsRV          []int        // parameters whose resourceVersion is set (copied) from a read
-	ClearsRV        []int        // parameters whose resourceVersion is cleared
+	// SwallowsConflictArg: returns an error argument, but nil when it is a
+	// conflict (func ignoreConflict(err error) error).
+	SwallowsConflictArg bool
+	ConflictTest        bool         // func(error) bool that tests for a conflict (wraps apierrors.IsConflict)
+	Mutates             []MutateFact // object parameters whose lists or values change
+	Patches             []PatchFact  // results that are patch bodies
+	Writer              bool         // writes objects (Update, Patch, Apply), itself or through helpers
+	ReturnsFake         bool         // returns a fake client
+	SetsRV              []int        // parameters whose resourceVersion is set (copied) from a read
+	ClearsRV            []int        // parameters whose resourceVersion is cleared
 }
 
 // summary computes (once) the summary of a local function.
@@ -196,6 +199,9 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 				s.ReturnsErrorArg = true
 			}
 		}
+		if s.ReturnsErrorArg && errorResult(sig) >= 0 && p.swallowsConflictArg(t) {
+			s.SwallowsConflictArg = true
+		}
 		if !t.handled && t.logged {
 			s.LogsErrorArg = true
 		}
@@ -330,9 +336,12 @@ type FuncFact struct {
 	Mutates      []MutateFact
 	Patches      []PatchFact
 	LogsErrors   bool // only logs the error (or the ...any arguments) it is given
-	ReturnsFake  bool // returns a fake client (a test helper)
-	SetsRV       []int
-	ClearsRV     []int
+	// SwallowsConflict: returns the error it is given, but nil for a
+	// conflict.
+	SwallowsConflict bool
+	ReturnsFake      bool // returns a fake client (a test helper)
+	SetsRV           []int
+	ClearsRV         []int
 }
 
 // PatchFact says a result of a function is a patch body it builds.
@@ -412,6 +421,9 @@ func (f *FuncFact) String() string {
 	if f.LogsErrors {
 		parts = append(parts, "logs errors")
 	}
+	if f.SwallowsConflict {
+		parts = append(parts, "swallows conflicts")
+	}
 	if f.ReturnsFake {
 		parts = append(parts, "returns a fake client")
 	}
@@ -476,9 +488,10 @@ func (p *Package) Fact(fn *ssa.Function) *FuncFact {
 	f.Mutates = s.Mutates
 	f.Patches = s.Patches
 	f.LogsErrors = s.LogsErrorArg
+	f.SwallowsConflict = s.SwallowsConflictArg
 	f.SetsRV, f.ClearsRV = s.SetsRV, s.ClearsRV
 	f.ReturnsFake = s.ReturnsFake
-	if len(f.Returns)+len(f.ReadsInto)+len(f.Writes)+len(f.Retries)+len(f.Mutates)+len(f.Patches)+len(f.SetsRV)+len(f.ClearsRV) == 0 && !f.ConflictTest && !f.LogsErrors && !f.ReturnsFake {
+	if len(f.Returns)+len(f.ReadsInto)+len(f.Writes)+len(f.Retries)+len(f.Mutates)+len(f.Patches)+len(f.SetsRV)+len(f.ClearsRV) == 0 && !f.ConflictTest && !f.LogsErrors && !f.SwallowsConflict && !f.ReturnsFake {
 		return nil
 	}
 	return f
