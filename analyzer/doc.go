@@ -66,8 +66,9 @@ you just read, then Update.
 A read-modify-write Update whose 409 Conflict reaches no retry.
 
 The write is not inside a conflict retry, and its error is dropped, only
-logged, or swallowed (if apierrors.IsConflict(err) { return nil }) instead of
-being returned. The change is then lost whenever another writer got there
+logged, or swallowed (if apierrors.IsConflict(err) { return nil }, also
+inside a helper such as return ignoreConflict(err), in any package) instead
+of being returned. The change is then lost whenever another writer got there
 first. Returning the error is fine: a controller's work queue requeues it,
 and a caller may retry; so is asking for a requeue on conflict.
 Reported at the write call.
