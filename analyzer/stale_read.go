@@ -71,7 +71,7 @@ func (ck *checker) dropRV0Fix(read ssa.CallInstruction) *analysis.SuggestedFix {
 	}
 	lit, kv := ck.keyValueAt(store.Pos())
 	if kv == nil {
-		return nil
+		return ck.dropRV0AssignFix(store.Pos())
 	}
 	file := ck.pass.Fset.File(kv.Pos())
 	src, err := ck.pass.ReadFile(file.Name())
@@ -134,4 +134,55 @@ func (ck *checker) keyValueAt(pos token.Pos) (*ast.CompositeLit, *ast.KeyValueEx
 		return lit, kv
 	}
 	return nil, nil
+}
+
+// dropRV0AssignFix removes the statement opts.ResourceVersion = "0" that
+// holds the store at pos, if it is on a line of its own.
+func (ck *checker) dropRV0AssignFix(pos token.Pos) *analysis.SuggestedFix {
+	var stmt *ast.AssignStmt
+	for _, f := range ck.pass.Files {
+		if f.FileStart > pos || pos > f.FileEnd {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if stmt != nil {
+				return false
+			}
+			if a, ok := n.(*ast.AssignStmt); ok && a.Pos() <= pos && pos < a.End() && a.Tok == token.ASSIGN && len(a.Lhs) == 1 && len(a.Rhs) == 1 {
+				if sel, ok := a.Lhs[0].(*ast.SelectorExpr); ok && sel.Sel.Name == "ResourceVersion" {
+					if lit, ok := a.Rhs[0].(*ast.BasicLit); ok && lit.Value == `"0"` {
+						stmt = a
+					}
+				}
+			}
+			return true
+		})
+	}
+	if stmt == nil {
+		return nil
+	}
+	file := ck.pass.Fset.File(stmt.Pos())
+	src, err := ck.pass.ReadFile(file.Name())
+	if err != nil {
+		return nil
+	}
+	// The whole line, indentation and newline included, if the statement
+	// is alone on it.
+	start, end := file.Offset(stmt.Pos()), file.Offset(stmt.End())
+	for start > 0 && (src[start-1] == ' ' || src[start-1] == '\t') {
+		start--
+	}
+	for end < len(src) && (src[end] == ' ' || src[end] == '\t') {
+		end++
+	}
+	if (start > 0 && src[start-1] != '\n') || (end < len(src) && src[end] != '\n') {
+		return nil
+	}
+	if end < len(src) {
+		end++
+	}
+	return &analysis.SuggestedFix{
+		Message:   `Drop ResourceVersion = "0"`,
+		TextEdits: []analysis.TextEdit{{Pos: file.Pos(start), End: file.Pos(end)}},
+	}
 }
