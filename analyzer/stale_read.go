@@ -33,7 +33,10 @@ func checkStaleRead(ck *checker) {
 		r := ck.flow.RetryOfWrite(w)
 		for _, o := range origins {
 			read, ok := o.Site.(ssa.CallInstruction)
-			if !ok || o.Via != nil {
+			if !ok || (o.Via != nil && !(o.Kind == flow.CacheRead && !o.RV0)) {
+				// A helper that reads with ResourceVersion "0" is reported
+				// in the helper; one that reads a cache, where it is called
+				// inside a retry.
 				continue
 			}
 			switch {
@@ -49,8 +52,12 @@ func checkStaleRead(ck *checker) {
 					[]analysis.RelatedInformation{related(wpos, "the write: %s", call)}, fixes...)
 			case o.Kind == flow.CacheRead && r != nil && r.Inside(read):
 				pos, end := ck.callPos(read)
+				what := "lister/informer " + ck.callName(read) + " inside " + r.Name + " reads the cache"
+				if o.Via != nil {
+					what = ck.callName(read) + " inside " + r.Name + " reads a lister or informer cache"
+				}
 				ck.report("stale-read", pos, end,
-					"lister/informer "+ck.callName(read)+" inside "+r.Name+" reads the cache, so every attempt sees the same stale object and "+call+
+					what+", so every attempt sees the same stale object and "+call+
 						" keeps failing with 409 Conflict; re-read with a client Get inside the retry",
 					[]analysis.RelatedInformation{related(wpos, "the write: %s", call), related(r.Pos(), "the retry: %s", r.Name)})
 			}

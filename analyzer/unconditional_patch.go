@@ -80,6 +80,13 @@ func (ck *checker) patchHazard(w *flow.WriteSite, info *patch.Info) (string, []a
 		if obj == nil {
 			return "", nil
 		}
+		if from == info.Site && info.Base != nil {
+			// cp := obj.DeepCopy(); change cp; Patch(cp, MergeFrom(obj)):
+			// the diff is everything cp changed since it was copied.
+			if cp := ck.copyOf(obj, info.Base); cp != nil {
+				from = cp
+			}
+		}
 		if info.Base != nil && flow.AllNoResourceVersion(ck.flow.Object(info.Base, from)) {
 			return "", nil // a blind patch of a built object, not a read-modify-write
 		}
@@ -289,4 +296,26 @@ func clearedCopy(os []flow.Origin) bool {
 		}
 	}
 	return false
+}
+
+// copyOf returns the DeepCopy (or DeepCopyObject) of base that obj is, if
+// it is one.
+func (ck *checker) copyOf(obj, base ssa.Value) *ssa.Call {
+	bases := map[ssa.Value]bool{}
+	for _, a := range ck.flow.Aliases(base) {
+		bases[a] = true
+	}
+	for _, a := range ck.flow.Aliases(obj) {
+		c, ok := a.(*ssa.Call)
+		if !ok {
+			continue
+		}
+		switch model.ObjectMethod(c.Common()) {
+		case model.DeepCopy, model.DeepCopyObject:
+			if r := model.Recv(c.Common()); r != nil && bases[r] {
+				return c
+			}
+		}
+	}
+	return nil
 }

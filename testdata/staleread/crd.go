@@ -11,6 +11,7 @@ import (
 	"k8s.io/client-go/util/retry"
 	"k8s.io/utils/ptr"
 
+	widgetsv1 "lostupdate.test/crd/apis/widgets/v1"
 	"lostupdate.test/crd/clientset/versioned"
 	widgetlisters "lostupdate.test/crd/listers/widgets/v1"
 )
@@ -89,6 +90,47 @@ func okWidgetFreshGetInsideRetry(ctx context.Context, wc versioned.Interface, ns
 		}
 		w.Spec.Paused = false
 		_, err = wc.WidgetsV1().Widgets(ns).Update(ctx, w, metav1.UpdateOptions{})
+		return err
+	})
+}
+
+// cachedWidget reads a Widget from the lister, as a controller's helper.
+func (c *WidgetStatusController) cachedWidget(ns, name string) (*widgetsv1.Widget, error) {
+	w, err := c.lister.Widgets(ns).Get(name)
+	if err != nil {
+		return nil, err
+	}
+	return w.DeepCopy(), nil
+}
+
+// freshWidget reads a Widget from the API server.
+func (c *WidgetStatusController) freshWidget(ctx context.Context, ns, name string) (*widgetsv1.Widget, error) {
+	return c.clientset.WidgetsV1().Widgets(ns).Get(ctx, name, metav1.GetOptions{})
+}
+
+// The lister read hides in a helper: every attempt still gets the cached
+// Widget.
+func (c *WidgetStatusController) badWidgetHelperCacheInsideRetry(ctx context.Context, ns, name string) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		w, err := c.cachedWidget(ns, name) // want "^stale-read: cachedWidget"
+		if err != nil {
+			return err
+		}
+		w.Spec.Paused = true
+		_, err = c.clientset.WidgetsV1().Widgets(ns).Update(ctx, w, metav1.UpdateOptions{})
+		return err
+	})
+}
+
+// The helper reads from the API server: each attempt sees the latest Widget.
+func (c *WidgetStatusController) okWidgetHelperFreshInsideRetry(ctx context.Context, ns, name string) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		w, err := c.freshWidget(ctx, ns, name)
+		if err != nil {
+			return err
+		}
+		w.Spec.Paused = true
+		_, err = c.clientset.WidgetsV1().Widgets(ns).Update(ctx, w, metav1.UpdateOptions{})
 		return err
 	})
 }

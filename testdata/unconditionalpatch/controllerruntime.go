@@ -578,3 +578,38 @@ func (r *ImagePinReconciler) Reconcile(ctx context.Context, req ctrl.Request) (c
 	deploy.Spec.Template.Spec.Containers[0].Image = r.Image
 	return ctrl.Result{}, r.Patch(ctx, &deploy, client.StrategicMergeFrom(base))
 }
+
+// TaintClusterNodeReconciler changes a copy and patches it against the
+// object it read: the diff is all the copy changed, here the whole taints
+// list.
+type TaintClusterNodeReconciler struct {
+	client.Client
+}
+
+func (r *TaintClusterNodeReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	node := &corev1.Node{}
+	if err := r.Get(ctx, req.NamespacedName, node); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	updated := node.DeepCopy()
+	updated.Spec.Taints = append(updated.Spec.Taints, corev1.Taint{Key: "example.com/draining", Effect: corev1.TaintEffectNoSchedule})
+	return ctrl.Result{}, r.Patch(ctx, updated, client.MergeFrom(node)) // want "^unconditional-patch: Patch of updated .*spec.taints list"
+}
+
+// The copy only gets a label: a merge patch of one map key.
+type LabelClusterNodeReconciler struct {
+	client.Client
+}
+
+func (r *LabelClusterNodeReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	node := &corev1.Node{}
+	if err := r.Get(ctx, req.NamespacedName, node); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	updated := node.DeepCopy()
+	if updated.Labels == nil {
+		updated.Labels = map[string]string{}
+	}
+	updated.Labels["example.com/draining"] = "true"
+	return ctrl.Result{}, r.Patch(ctx, updated, client.MergeFrom(node))
+}

@@ -337,3 +337,32 @@ func okLabelNodeThroughHelper(ctx context.Context, cs kubernetes.Interface, name
 	}
 	return updateNodeLabels(ctx, cs, node, map[string]string{"example.com/pool": "batch"})
 }
+
+// replicaSync is a per-reconcile context; its ConfigMap is filled by a read
+// after the context is built, so the Update carries that read's
+// resourceVersion.
+type replicaSync struct {
+	name string
+	cm   *corev1.ConfigMap
+	// desired is built by the program: a PUT of it is unconditional.
+	desired *corev1.ConfigMap
+}
+
+func syncReplicaConfig(ctx context.Context, cs kubernetes.Interface, ns, name string) error {
+	rs := &replicaSync{name: name}
+	var err error
+	rs.cm, err = cs.CoreV1().ConfigMaps(ns).Get(ctx, rs.name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	rs.cm.Data["synced"] = "true"
+	_, err = cs.CoreV1().ConfigMaps(ns).Update(ctx, rs.cm, metav1.UpdateOptions{})
+	return err
+}
+
+func syncReplicaConfigDesired(ctx context.Context, cs kubernetes.Interface, ns, name string) error {
+	rs := &replicaSync{name: name}
+	rs.desired = &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns}, Data: map[string]string{"synced": "true"}}
+	_, err := cs.CoreV1().ConfigMaps(ns).Update(ctx, rs.desired, metav1.UpdateOptions{}) // want "^unconditional-update: "
+	return err
+}

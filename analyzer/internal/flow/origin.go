@@ -317,7 +317,20 @@ func (p *Package) load(x *ssa.UnOp, info *objInfo) {
 			return
 		}
 		add(info, Origin{Kind: Unknown, Site: x})
-	case *ssa.FieldAddr, *ssa.IndexAddr:
+	case *ssa.FieldAddr:
+		if vals, ok := p.wrapperField(addr); ok {
+			// A reference held in a field of the program's own struct is
+			// what was stored into that field, not the struct's memory.
+			for _, v := range vals {
+				p.merge(info, p.describe(v))
+			}
+			if len(vals) == 0 {
+				add(info, Origin{Kind: Unknown, Site: x})
+			}
+			return
+		}
+		p.part(x, p.describe(addr), info)
+	case *ssa.IndexAddr:
 		p.part(x, p.describe(addr), info)
 	case *ssa.Parameter:
 		add(info, Origin{Kind: Unknown, Param: addr})
@@ -559,4 +572,37 @@ func dedupEvents(es []*event) []*event {
 		}
 	}
 	return out
+}
+
+// wrapperField returns, for a field of a struct of the program (not an
+// object) that holds a reference (a pointer or an interface), the values
+// stored into that field of the same struct in this function; ok is false
+// for other fields.
+func (p *Package) wrapperField(fa *ssa.FieldAddr) (vals []ssa.Value, ok bool) {
+	if !wrapper(fa.X) {
+		return nil, false
+	}
+	switch fa.Type().Underlying().(*types.Pointer).Elem().Underlying().(type) {
+	case *types.Pointer, *types.Interface:
+	default:
+		return nil, false
+	}
+	for _, base := range p.aliases(fa.X) {
+		refs := base.Referrers()
+		if refs == nil {
+			continue
+		}
+		for _, r := range *refs {
+			f, isField := r.(*ssa.FieldAddr)
+			if !isField || f.Field != fa.Field || f.X != base {
+				continue
+			}
+			for _, rr := range *f.Referrers() {
+				if st, isStore := rr.(*ssa.Store); isStore && st.Addr == f && !isNil(st.Val) {
+					vals = append(vals, st.Val)
+				}
+			}
+		}
+	}
+	return vals, true
 }
