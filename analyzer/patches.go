@@ -80,6 +80,9 @@ func (ck *checker) patchTarget(w *flow.WriteSite) func(ssa.Value) bool {
 			if o.Kind == flow.Read || o.Kind == flow.CacheRead {
 				return true // the object was read: its values are a read-modify-write
 			}
+			if o.Kind == flow.Unknown && o.Param != nil && ck.flow.ParamRead(o.Param) {
+				return true // a parameter that every caller fills with a read
+			}
 		}
 		return false
 	}

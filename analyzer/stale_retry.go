@@ -41,6 +41,13 @@ func checkStaleRetry(ck *checker) {
 		if fresh {
 			continue
 		}
+		if r.Fn != nil && r.Fn.Signature.Results().Len() == 1 {
+			// func() error: nil ends the retry (a wait condition's
+			// (false, nil) would go on).
+			if fate, _ := ck.flow.ErrorFate(w.Err, w.Call); fate == flow.Swallowed {
+				continue // a conflict ends the retry as a success: nothing is resent
+			}
+		}
 		obj := ck.objText(w)
 		call := ck.callName(w.Call)
 		rel := []analysis.RelatedInformation{related(r.Pos(), "the retry: %s", r.Name)}

@@ -239,3 +239,55 @@ func okErrorReturnedAfterCleanup(ctx context.Context, cs kubernetes.Interface, n
 	}
 	return updateErr
 }
+
+// The Update's error is only logged; the error returned later is about the
+// content, not the write.
+func markManagedThenValidate(ctx context.Context, cs kubernetes.Interface, ns string) error {
+	cm, err := cs.CoreV1().ConfigMaps(ns).Get(ctx, "overrides", metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	if cm.Labels == nil {
+		cm.Labels = map[string]string{}
+	}
+	cm.Labels["app.kubernetes.io/managed-by"] = "operator"
+	if _, err := cs.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{}); err != nil { // want "^missing-retry: Update of cm .*only logged"
+		klog.Warningf("failed to label %s: %v", cm.Name, err)
+	}
+	if v, ok := cm.Data["config"]; ok && v == "" {
+		return fmt.Errorf("configmap %s: empty config", cm.Name)
+	}
+	return nil
+}
+
+// reapplyOverride re-reads and re-applies the change a bounded number of
+// times.
+func reapplyOverride(ctx context.Context, cs kubernetes.Interface, ns, name, v string) error {
+	var err error
+	for attempt := 0; attempt < 5; attempt++ {
+		var cur *corev1.ConfigMap
+		if cur, err = cs.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{}); err != nil {
+			return err
+		}
+		cur.Data["override"] = v
+		if _, err = cs.CoreV1().ConfigMaps(ns).Update(ctx, cur, metav1.UpdateOptions{}); err == nil {
+			return nil
+		}
+		time.Sleep(time.Duration(attempt+1) * 100 * time.Millisecond)
+	}
+	return err
+}
+
+// On a conflict the change is re-applied on a fresh read; other errors are
+// left to the next resync.
+func persistOverride(ctx context.Context, cs kubernetes.Interface, cm *corev1.ConfigMap, v string) {
+	cm.Data["override"] = v
+	if _, err := cs.CoreV1().ConfigMaps(cm.Namespace).Update(ctx, cm, metav1.UpdateOptions{}); err != nil {
+		if !apierrors.IsConflict(err) {
+			return
+		}
+		if err := reapplyOverride(ctx, cs, cm.Namespace, cm.Name, v); err != nil {
+			klog.ErrorS(err, "re-applying the override failed")
+		}
+	}
+}

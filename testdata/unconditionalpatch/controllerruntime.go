@@ -613,3 +613,24 @@ func (r *LabelClusterNodeReconciler) Reconcile(ctx context.Context, req ctrl.Req
 	updated.Labels["example.com/draining"] = "true"
 	return ctrl.Result{}, r.Patch(ctx, updated, client.MergeFrom(node))
 }
+
+// NodeCapacityReconciler overwrites the capacity from an external source
+// after the snapshot and derives the allocatable pods from it: nothing in
+// the patch comes from what was read, so it is a blind write of values the
+// program decides.
+type NodeCapacityReconciler struct {
+	client.Client
+	Capacity func() corev1.ResourceList
+}
+
+func (r *NodeCapacityReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	node := &corev1.Node{}
+	if err := r.Get(ctx, req.NamespacedName, node); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	stored := node.DeepCopy()
+	node.Status.Capacity = r.Capacity()
+	pods := node.Status.Capacity[corev1.ResourcePods]
+	node.Status.Allocatable = corev1.ResourceList{corev1.ResourcePods: pods}
+	return ctrl.Result{}, r.Status().Patch(ctx, node, client.MergeFrom(stored))
+}

@@ -420,3 +420,45 @@ func okApplyPatchType(ctx context.Context, cs kubernetes.Interface, ns, name str
 	_, err := cs.CoreV1().ConfigMaps(ns).Patch(ctx, name, types.ApplyPatchType, []byte(manifest), metav1.PatchOptions{FieldManager: fieldManager, Force: &force})
 	return err
 }
+
+// projectFinalizer removes the cleanup finalizer from cm.
+func projectFinalizer(cm *corev1.ConfigMap) {
+	cm.Finalizers = slices.DeleteFunc(cm.Finalizers, func(f string) bool { return f == "example.com/cleanup" })
+}
+
+// patchProjectFinalizers sends the finalizers of cm as a merge patch; every
+// caller passes an object it read, so the list sent is a read-modify-write.
+func patchProjectFinalizers(ctx context.Context, cs kubernetes.Interface, cm *corev1.ConfigMap) error {
+	projectFinalizer(cm)
+	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"finalizers": cm.Finalizers}})
+	if err != nil {
+		return err
+	}
+	_, err = cs.CoreV1().ConfigMaps(cm.Namespace).Patch(ctx, cm.Name, types.MergePatchType, patch, metav1.PatchOptions{}) // want "^unconditional-patch: .*metadata.finalizers"
+	return err
+}
+
+func finalizeProject(ctx context.Context, cs kubernetes.Interface, ns, name string) error {
+	cm, err := cs.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	return patchProjectFinalizers(ctx, cs, cm)
+}
+
+// patchDesiredFinalizers sends the finalizers of an object its only caller
+// builds: a blind write of a list the program decides, not a
+// read-modify-write.
+func patchDesiredFinalizers(ctx context.Context, cs kubernetes.Interface, cm *corev1.ConfigMap) error {
+	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"finalizers": cm.Finalizers}})
+	if err != nil {
+		return err
+	}
+	_, err = cs.CoreV1().ConfigMaps(cm.Namespace).Patch(ctx, cm.Name, types.MergePatchType, patch, metav1.PatchOptions{})
+	return err
+}
+
+func resetFinalizers(ctx context.Context, cs kubernetes.Interface, ns, name string) error {
+	desired := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, Finalizers: []string{"example.com/cleanup"}}}
+	return patchDesiredFinalizers(ctx, cs, desired)
+}

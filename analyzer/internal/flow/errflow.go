@@ -50,7 +50,7 @@ func (p *Package) ErrorFate(err ssa.Value, write ssa.Instruction) (fate Fate, ch
 	// if err != nil { queue.AddRateLimited(key); return }: the error path
 	// retries without passing the error on.
 	for _, chk := range t.nilChecks {
-		if failure := failureSuccessor(chk); failure != nil && p.handledFrom(failure, write, t, success) {
+		if failure := failureSuccessor(chk); failure != nil && p.handledOnEveryPath(failure, write, t, success) {
 			return Handled, nil
 		}
 	}
@@ -112,6 +112,7 @@ type errTaint struct {
 	conflictChecks []*ssa.Call
 	nilChecks      []*ssa.If   // if err != nil / if err == nil
 	swallowers     []*ssa.Call // calls of helpers that turn a conflict in the error into nil
+	otherTests     []*ssa.Call // tests of the error for something else than a conflict (IsNotFound)
 }
 
 func (p *Package) taint(err ssa.Value) *errTaint {
@@ -216,6 +217,9 @@ func (p *Package) taint(err ssa.Value) *errTaint {
 						push(call)
 					}
 				case model.ErrTest:
+					if call, ok := x.(*ssa.Call); ok {
+						t.otherTests = append(t.otherTests, call)
+					}
 				case model.ErrLog:
 					t.logged = true
 				case model.ErrExit:
@@ -280,30 +284,103 @@ func (p *Package) handledFrom(from *ssa.BasicBlock, write ssa.Instruction, t *er
 		if sinkBlocks[b] {
 			return true
 		}
-		// A path that ends in an error makes the caller (the work queue)
-		// retry, whatever the error. What the code does after a successful
-		// write is no answer to a failed one otherwise: a requeue there (a
-		// periodic RequeueAfter) is not about this error.
-		for _, instr := range b.Instrs {
-			switch x := instr.(type) {
-			case *ssa.Return:
-				if returnsError(x) || (!success[b] && requeues(x)) {
-					return true
-				}
-			case ssa.CallInstruction:
-				if model.ErrorUseOf(x.Common()) == model.ErrExit {
-					return true
-				}
-				if !success[b] && (model.IsWorkqueueAdd(x.Common()) || p.rewrites(x.Common())) {
-					return true
-				}
-			case *ssa.Panic:
+		if ends, handled := p.handsOn(b, success); ends {
+			if handled {
 				return true
 			}
+			continue
 		}
 		stack = append(stack, b.Succs...)
 	}
 	return false
+}
+
+// handledOnEveryPath is handledFrom for the failure branch of a nil check
+// that does not pass the error on itself: every path from it must end in
+// an error, a requeue or a work-queue add, so that an unrelated error
+// returned on one later path does not count as handling this one.
+func (p *Package) handledOnEveryPath(from *ssa.BasicBlock, write ssa.Instruction, t *errTaint, success map[*ssa.BasicBlock]bool) bool {
+	sinkBlocks := map[*ssa.BasicBlock]bool{}
+	for _, s := range t.sinks {
+		sinkBlocks[s.Block()] = true
+	}
+	// Past a conflict test of the error only the conflict branch matters:
+	// what happens to other errors is not this rule's business.
+	onConflict := map[*ssa.BasicBlock]*ssa.BasicBlock{}
+	for _, c := range t.conflictChecks {
+		if succ := conflictSuccessor(c); succ != nil && len(succ.Preds) > 0 {
+			for _, pred := range succ.Preds {
+				if len(pred.Succs) == 2 {
+					if _, ok := pred.Instrs[len(pred.Instrs)-1].(*ssa.If); ok {
+						onConflict[pred] = succ
+					}
+				}
+			}
+		}
+	}
+	// A test for another kind of error (IsNotFound) is false for a conflict.
+	for _, c := range t.otherTests {
+		for _, r := range *c.Referrers() {
+			if iff, ok := r.(*ssa.If); ok && iff.Cond == c {
+				onConflict[iff.Block()] = iff.Block().Succs[1]
+			}
+		}
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	var walk func(b *ssa.BasicBlock) bool
+	walk = func(b *ssa.BasicBlock) bool {
+		if seen[b] {
+			return true // a loop back: judged where it was entered
+		}
+		if write != nil && b == write.Block() && b != from {
+			return true // another attempt of the write
+		}
+		seen[b] = true
+		if sinkBlocks[b] {
+			return true
+		}
+		if ends, handled := p.handsOn(b, success); ends {
+			return handled
+		}
+		if len(b.Succs) == 0 {
+			return false
+		}
+		if succ := onConflict[b]; succ != nil {
+			return walk(succ)
+		}
+		for _, s := range b.Succs {
+			if !walk(s) {
+				return false
+			}
+		}
+		return true
+	}
+	return walk(from)
+}
+
+// handsOn looks at one block of a failure path: ends is true when the path
+// ends there (a return, an exit, a requeue, a panic), and handled says
+// whether it ends by handing the error on. A path that ends in an error
+// makes the caller (the work queue) retry, whatever the error. What the
+// code does after a successful write is no answer to a failed one: a
+// requeue there (a periodic RequeueAfter) is not about this error.
+func (p *Package) handsOn(b *ssa.BasicBlock, success map[*ssa.BasicBlock]bool) (ends, handled bool) {
+	for _, instr := range b.Instrs {
+		switch x := instr.(type) {
+		case *ssa.Return:
+			return true, returnsError(x) || (!success[b] && requeues(x))
+		case ssa.CallInstruction:
+			if model.ErrorUseOf(x.Common()) == model.ErrExit {
+				return true, true
+			}
+			if !success[b] && (model.IsWorkqueueAdd(x.Common()) || p.rewrites(x.Common())) {
+				return true, true
+			}
+		case *ssa.Panic:
+			return true, true
+		}
+	}
+	return false, false
 }
 
 // returnsError reports whether a return hands back an error that may be

@@ -50,6 +50,9 @@ type Package struct {
 	index     map[ssa.Instruction]int
 	objMemo   map[ssa.Value]*objInfo
 	aliasMemo map[ssa.Value][]ssa.Value
+	callsOf   map[*ssa.Function][]ssa.CallInstruction // static calls of each function in the package
+
+	overwriteDepth int // recursion guard of overwritten
 }
 
 // New prepares the analysis of an SSA package. funcs are the source
@@ -68,11 +71,17 @@ func New(pkg *ssa.Package, funcs []*ssa.Function, opts Options, facts FactSource
 		index:     make(map[ssa.Instruction]int),
 		objMemo:   make(map[ssa.Value]*objInfo),
 		aliasMemo: make(map[ssa.Value][]ssa.Value),
+		callsOf:   make(map[*ssa.Function][]ssa.CallInstruction),
 	}
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
 			for i, instr := range b.Instrs {
 				p.index[instr] = i
+				if c, ok := instr.(ssa.CallInstruction); ok {
+					if callee := c.Common().StaticCallee(); callee != nil {
+						p.callsOf[callee] = append(p.callsOf[callee], c)
+					}
+				}
 				if mc, ok := instr.(*ssa.MakeClosure); ok {
 					if cl, ok := mc.Fn.(*ssa.Function); ok {
 						p.made[cl] = mc
@@ -167,27 +176,7 @@ func within(fn, outer *ssa.Function) bool {
 // ---- value helpers ----
 
 // strip removes conversions that keep the identity of a value.
-func strip(v ssa.Value) ssa.Value {
-	for {
-		switch x := v.(type) {
-		case *ssa.MakeInterface:
-			v = x.X
-		case *ssa.ChangeInterface:
-			v = x.X
-		case *ssa.ChangeType:
-			v = x.X
-		case *ssa.TypeAssert:
-			if x.CommaOk {
-				return v
-			}
-			v = x.X
-		case *ssa.Convert:
-			v = x.X
-		default:
-			return v
-		}
-	}
-}
+func strip(v ssa.Value) ssa.Value { return model.Strip(v) }
 
 // callee returns the function a static call or a call of a closure invokes.
 func callee(c *ssa.CallCommon) *ssa.Function {

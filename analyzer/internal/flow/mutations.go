@@ -567,8 +567,8 @@ func (p *Package) VariableValues(load *ssa.UnOp) []ssa.Value {
 // before the load (obj.Data = external; ... len(obj.Data)): its value is then
 // not what was read from the server.
 func (p *Package) overwritten(load *ssa.UnOp, isObj func(ssa.Value) bool) bool {
-	fa, ok := load.X.(*ssa.FieldAddr)
-	if !ok {
+	root, path := fieldPath(load.X)
+	if len(path) == 0 || !isObj(strip(root)) {
 		return false
 	}
 	for _, b := range load.Parent().Blocks {
@@ -577,14 +577,53 @@ func (p *Package) overwritten(load *ssa.UnOp, isObj func(ssa.Value) bool) bool {
 			if !ok {
 				continue
 			}
-			fb, ok := st.Addr.(*ssa.FieldAddr)
-			if !ok || fb.Field != fa.Field || !types.Identical(fb.X.Type(), fa.X.Type()) || !isObj(strip(fb.X)) {
+			r, sp := fieldPath(st.Addr)
+			// A store to the field, or to a struct field that holds it
+			// (obj.Status = s overwrites obj.Status.Capacity).
+			if len(sp) == 0 || len(sp) > len(path) || !isObj(strip(r)) || !types.Identical(r.Type(), root.Type()) {
 				continue
 			}
-			if p.dominates(st, load) {
-				return true
+			same := true
+			for i := range sp {
+				if sp[i] != path[i] {
+					same = false
+					break
+				}
+			}
+			if same && p.dominates(st, load) {
+				// Overwritten with a value the program decides, not with
+				// one computed from the object (obj.List = append(obj.List, x)).
+				if p.overwriteDepth > 2 {
+					return true
+				}
+				p.overwriteDepth++
+				fromObj := p.ReadFrom(st.Val, isObj) != nil
+				p.overwriteDepth--
+				if !fromObj {
+					return true
+				}
 			}
 		}
 	}
 	return false
+}
+
+// fieldPath returns the value a chain of field addresses starts from and
+// the field indices from it: obj.Status.Capacity is (obj, [Status,
+// Capacity]).
+func fieldPath(v ssa.Value) (ssa.Value, []int) {
+	var rev []int
+	for {
+		fa, ok := v.(*ssa.FieldAddr)
+		if !ok {
+			break
+		}
+		rev = append(rev, fa.Field)
+		v = fa.X
+	}
+	path := make([]int, len(rev))
+	for i, f := range rev {
+		path[len(rev)-1-i] = f
+	}
+	return v, path
 }

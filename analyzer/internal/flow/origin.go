@@ -606,3 +606,38 @@ func (p *Package) wrapperField(fa *ssa.FieldAddr) (vals []ssa.Value, ok bool) {
 	}
 	return vals, true
 }
+
+// ParamRead reports whether every call in the package of the function of
+// param (there is at least one) passes for it an object that was read (a
+// fresh or a cache read), directly or through its own callers' parameters.
+func (p *Package) ParamRead(param *ssa.Parameter) bool {
+	return p.paramRead(param, 0)
+}
+
+func (p *Package) paramRead(param *ssa.Parameter, depth int) bool {
+	calls := p.callsOf[param.Parent()]
+	if len(calls) == 0 || depth > 3 {
+		return false
+	}
+	for _, c := range calls {
+		arg := argFor(c.Common(), param)
+		if arg == nil {
+			return false
+		}
+		read := false
+		for _, o := range p.Object(arg, c) {
+			switch {
+			case o.Kind == Read || o.Kind == CacheRead:
+				read = true
+			case o.Kind == Unknown && o.Param != nil && o.Param != param && p.paramRead(o.Param, depth+1):
+				read = true
+			default:
+				return false
+			}
+		}
+		if !read {
+			return false
+		}
+	}
+	return true
+}

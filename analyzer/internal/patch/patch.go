@@ -780,27 +780,7 @@ func (info *Info) mergeBody(tree any) {
 
 // ---- value helpers ----
 
-func strip(v ssa.Value) ssa.Value {
-	for {
-		switch x := v.(type) {
-		case *ssa.MakeInterface:
-			v = x.X
-		case *ssa.ChangeInterface:
-			v = x.X
-		case *ssa.ChangeType:
-			v = x.X
-		case *ssa.Convert:
-			v = x.X
-		case *ssa.TypeAssert:
-			if x.CommaOk {
-				return v
-			}
-			v = x.X
-		default:
-			return v
-		}
-	}
-}
+func strip(v ssa.Value) ssa.Value { return model.Strip(v) }
 
 func constString(v ssa.Value) (string, bool) {
 	c, ok := strip(v).(*ssa.Const)

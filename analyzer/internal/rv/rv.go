@@ -1531,22 +1531,7 @@ func paramIndex(p *ssa.Parameter) int {
 }
 
 // strip removes conversions that keep the identity of a value.
-func strip(v ssa.Value) ssa.Value {
-	for {
-		switch x := v.(type) {
-		case *ssa.MakeInterface:
-			v = x.X
-		case *ssa.ChangeInterface:
-			v = x.X
-		case *ssa.ChangeType:
-			v = x.X
-		case *ssa.Convert:
-			v = x.X
-		default:
-			return v
-		}
-	}
-}
+func strip(v ssa.Value) ssa.Value { return model.Strip(v) }
 
 // shortName shortens a full function name for messages: strconv.Atoi,
 // big.Int.SetString.
