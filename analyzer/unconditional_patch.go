@@ -31,12 +31,12 @@ func checkUnconditionalPatch(ck *checker) {
 			continue
 		}
 		why, rel := ck.patchHazard(w, info)
+		strict := false
 		if why == "" {
-			if ck.cfg.StrictPatch && info.Kind != patch.KindObject {
-				why = "it is sent without a precondition (strict mode)"
-			} else {
+			if !ck.cfg.StrictPatch || info.Kind == patch.KindObject {
 				continue
 			}
+			strict = true
 		}
 		call := ck.writeText(w)
 		kind := info.Type.String()
@@ -63,9 +63,12 @@ func checkUnconditionalPatch(ck *checker) {
 			fixes = append(fixes, *fix)
 		}
 		pos, end := ck.callPos(w.Call)
-		ck.report("unconditional-patch", pos, end,
-			call+" sends a "+kind+" without a precondition, and "+why+", so a concurrent change is silently overwritten; "+advice,
-			rel, fixes...)
+		msg := call + " sends a " + kind + " without a precondition, and " + why + ", so a concurrent change is silently overwritten; " + advice
+		if strict {
+			msg = call + " sends a " + kind + " without a precondition (strict mode: every patch that is not Server-Side Apply needs one), " +
+				"so it overwrites whatever changed since the values it sends were decided; " + advice
+		}
+		ck.report("unconditional-patch", pos, end, msg, rel, fixes...)
 	}
 }
 
