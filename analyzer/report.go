@@ -29,6 +29,17 @@ type checker struct {
 	directives *directiveIndex
 }
 
+// isWrite reports whether an instruction is a write call (of the API, or of
+// a helper that writes).
+func (ck *checker) isWrite(instr ssa.Instruction) bool {
+	for _, w := range ck.writeSites() {
+		if ssa.Instruction(w.Call) == instr {
+			return true
+		}
+	}
+	return false
+}
+
 // writeSites returns the write sites of the package (computed once).
 func (ck *checker) writeSites() []*flow.WriteSite {
 	if ck.writes == nil {

@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
 
 	"github.com/lostupdate/lostupdate/analyzer/internal/flow"
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
@@ -38,8 +39,8 @@ func checkStaleRetry(ck *checker) {
 				reads = append(reads, o)
 			}
 		}
-		if fresh {
-			continue
+		if fresh || ck.flow.RefilledWhere(w.Obj, func(i ssa.Instruction) bool { return r.Inside(i) && !ck.isWrite(i) }) {
+			continue // read again inside the retry, if only for the next attempt
 		}
 		if r.Fn != nil && r.Fn.Signature.Results().Len() == 1 {
 			// func() error: nil ends the retry (a wait condition's

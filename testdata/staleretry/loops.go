@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"lostupdate.test/staleretry/retryutil"
 )
@@ -174,5 +175,28 @@ func okSamePackageWrapperGetInside(ctx context.Context, cs kubernetes.Interface,
 		quota.Spec.Hard = hard
 		_, err = cs.CoreV1().ResourceQuotas(ns).Update(ctx, quota, metav1.UpdateOptions{})
 		return err
+	})
+}
+
+// The poll condition re-reads the object after a failed write, so the next
+// attempt sends the version it just read.
+func okPollRereadsAfterFailedUpdate(ctx context.Context, c client.Client, key client.ObjectKey) error {
+	var cm corev1.ConfigMap
+	if err := c.Get(ctx, key, &cm); err != nil {
+		return err
+	}
+	return wait.PollUntilContextTimeout(ctx, time.Second, time.Minute, true, func(ctx context.Context) (bool, error) {
+		cm.Data["ready"] = "true"
+		err := c.Update(ctx, &cm)
+		if err == nil {
+			return true, nil
+		}
+		if !apierrors.IsConflict(err) {
+			return false, err
+		}
+		if err := c.Get(ctx, key, &cm); err != nil {
+			return false, err
+		}
+		return false, nil
 	})
 }

@@ -586,3 +586,21 @@ func (p *Package) marshalledObject(data ssa.Value) ssa.Value {
 	}
 	return nil
 }
+
+// RefilledWhere reports whether the object v refers to is filled again
+// (a controller-runtime read into it, a copy into it) or gets a
+// resourceVersion from a read at an instruction accepted by where: in a
+// retried function, a re-read after a failed write serves the next attempt.
+func (p *Package) RefilledWhere(v ssa.Value, where func(ssa.Instruction) bool) bool {
+	if v == nil {
+		return false
+	}
+	for _, e := range p.describe(v).events {
+		// A write that fills the object in on success ends the retry: it
+		// is no re-read.
+		if (e.kind == evFill || e.kind == evSetRV) && !e.onSuccess && where(e.instr) {
+			return true
+		}
+	}
+	return false
+}
