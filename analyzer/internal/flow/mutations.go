@@ -161,7 +161,7 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 		sub = joinPath(path, jsonFieldName(field.Name(), tag))
 	}
 	ft := field.Type()
-	_, isSlice := ft.Underlying().(*types.Slice)
+	isSlice := isList(ft)
 	_, isMap := ft.Underlying().(*types.Map)
 	_, isPtr := ft.Underlying().(*types.Pointer)
 	merge := strings.Contains(tagValue(tag, "patchStrategy"), "merge")
@@ -272,7 +272,7 @@ func replacedListIn(v ssa.Value, path string) (string, bool) {
 		if !field.Embedded() {
 			sub = joinPath(path, jsonFieldName(field.Name(), tag))
 		}
-		if _, isSlice := field.Type().Underlying().(*types.Slice); isSlice && !strings.Contains(tagValue(tag, "patchStrategy"), "merge") {
+		if isList(field.Type()) && !strings.Contains(tagValue(tag, "patchStrategy"), "merge") {
 			for _, rr := range *f.Referrers() {
 				if s, ok := rr.(*ssa.Store); ok && s.Addr == f {
 					return sub, true
@@ -626,4 +626,15 @@ func fieldPath(v ssa.Value) (ssa.Value, []int) {
 		path[len(rev)-1-i] = f
 	}
 	return v, path
+}
+
+// isList reports whether a field type is a list in JSON: a slice, but not
+// []byte, which is a base64 string.
+func isList(t types.Type) bool {
+	sl, ok := t.Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	b, ok := sl.Elem().Underlying().(*types.Basic)
+	return !ok || b.Kind() != types.Byte
 }
