@@ -306,25 +306,26 @@ func (p *Package) handledOnEveryPath(from *ssa.BasicBlock, write ssa.Instruction
 	}
 	// Past a conflict test of the error only the conflict branch matters:
 	// what happens to other errors is not this rule's business.
+	// A test for another kind of error (IsNotFound) is false for one.
 	onConflict := map[*ssa.BasicBlock]*ssa.BasicBlock{}
-	for _, c := range t.conflictChecks {
-		if succ := conflictSuccessor(c); succ != nil && len(succ.Preds) > 0 {
-			for _, pred := range succ.Preds {
-				if len(pred.Succs) == 2 {
-					if _, ok := pred.Instrs[len(pred.Instrs)-1].(*ssa.If); ok {
-						onConflict[pred] = succ
-					}
-				}
+	branch := func(test *ssa.Call, whenTrue bool) {
+		for _, r := range *test.Referrers() {
+			iff, ok := r.(*ssa.If)
+			if !ok || iff.Cond != test {
+				continue
 			}
-		}
-	}
-	// A test for another kind of error (IsNotFound) is false for a conflict.
-	for _, c := range t.otherTests {
-		for _, r := range *c.Referrers() {
-			if iff, ok := r.(*ssa.If); ok && iff.Cond == c {
+			if whenTrue {
+				onConflict[iff.Block()] = iff.Block().Succs[0]
+			} else {
 				onConflict[iff.Block()] = iff.Block().Succs[1]
 			}
 		}
+	}
+	for _, c := range t.conflictChecks {
+		branch(c, true)
+	}
+	for _, c := range t.otherTests {
+		branch(c, false)
 	}
 	seen := map[*ssa.BasicBlock]bool{}
 	var walk func(b *ssa.BasicBlock) bool
