@@ -23,7 +23,9 @@ type checker struct {
 	reported map[string]bool
 	current  *ssa.Function // the function being looked at, for internal errors
 	writes   []*flow.WriteSite
-	patches  map[*flow.WriteSite]*patch.Info
+	// writeCalls are the calls of writes, indexed on first use.
+	writeCalls map[ssa.Instruction]bool
+	patches    map[*flow.WriteSite]*patch.Info
 	// directives are the package's suppression directives (see ignore.go),
 	// indexed on first use.
 	directives *directiveIndex
@@ -32,12 +34,13 @@ type checker struct {
 // isWrite reports whether an instruction is a write call (of the API, or of
 // a helper that writes).
 func (ck *checker) isWrite(instr ssa.Instruction) bool {
-	for _, w := range ck.writeSites() {
-		if ssa.Instruction(w.Call) == instr {
-			return true
+	if ck.writeCalls == nil {
+		ck.writeCalls = map[ssa.Instruction]bool{}
+		for _, w := range ck.writeSites() {
+			ck.writeCalls[w.Call] = true
 		}
 	}
-	return false
+	return ck.writeCalls[instr]
 }
 
 // writeSites returns the write sites of the package (computed once).
