@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lostupdate/lostupdate/analyzer/internal/flow"
+	"github.com/lostupdate/lostupdate/analyzer/internal/model"
 	"github.com/lostupdate/lostupdate/analyzer/internal/rv"
 	"github.com/lostupdate/lostupdate/analyzer/internal/ssabuild"
 )
@@ -66,27 +67,15 @@ type packageFact struct{}
 func (*packageFact) AFact()         {}
 func (*packageFact) String() string { return "has summaries" }
 
-// modelled are the libraries lostupdate models by table; their own code is
-// not analysed.
-var modelled = []string{"k8s.io/client-go", "k8s.io/apimachinery", "k8s.io/api", "sigs.k8s.io/controller-runtime"}
-
-func within(path, prefix string) bool {
-	return path == prefix || strings.HasPrefix(path, prefix+"/")
-}
-
 // inScope reports whether a package can hold anything lostupdate reports or
 // summarises: it imports a modelled library or a package with summaries.
 func inScope(pass *analysis.Pass) bool {
-	for _, m := range modelled {
-		if within(pass.Pkg.Path(), m) {
-			return false
-		}
+	if model.IsModelled(pass.Pkg.Path()) {
+		return false
 	}
 	for _, imp := range pass.Pkg.Imports() {
-		for _, m := range modelled {
-			if within(imp.Path(), m) {
-				return true
-			}
+		if model.IsModelled(imp.Path()) {
+			return true
 		}
 		if pass.ImportPackageFact(imp, new(packageFact)) {
 			return true

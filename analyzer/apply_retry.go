@@ -54,7 +54,7 @@ func hasForce(v ssa.Value, depth int) bool {
 	case *ssa.Slice:
 		return hasForce(x.X, depth+1)
 	case *ssa.UnOp:
-		if g, ok := x.X.(*ssa.Global); ok && g.Pkg != nil && g.Pkg.Pkg.Path() == model.CRClient && g.Name() == "ForceOwnership" {
+		if g, ok := x.X.(*ssa.Global); ok && model.IsForceOwnership(g) {
 			return true
 		}
 		if x.Op == token.MUL {

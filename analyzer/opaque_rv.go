@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/lostupdate/lostupdate/analyzer/internal/model"
 	"github.com/lostupdate/lostupdate/analyzer/internal/rv"
 	"github.com/lostupdate/lostupdate/analyzer/internal/ssabuild"
 )
@@ -85,11 +86,11 @@ func mayOrderStrings(pass *analysis.Pass) bool {
 						return true
 					}
 					var ff rv.FuncFact
-					if rv.IsSinkFunc(obj.Origin().FullName()) || pass.ImportObjectFact(obj.Origin(), &ff) {
+					if model.IsSinkFunc(model.FuncName(obj)) || pass.ImportObjectFact(obj.Origin(), &ff) {
 						found = true
 					}
 				case *types.TypeName:
-					if obj.Pkg() != nil && obj.Pkg().Path() == "sort" && obj.Name() == "StringSlice" {
+					if model.IsStringSlice(obj.Type()) {
 						found = true
 					}
 				case *types.Builtin:
@@ -147,7 +148,7 @@ func exportRVFacts(pass *analysis.Pass, res *rv.Result) bool {
 func servesVersions(pass *analysis.Pass, res *rv.Result) bool {
 	for _, imp := range pass.Pkg.Imports() {
 		p := imp.Path()
-		if within(p, "k8s.io/apiserver/pkg/storage") || strings.HasPrefix(p, "go.etcd.io/etcd/") {
+		if model.IsAPIServerStorage(p) {
 			return true
 		}
 	}
@@ -517,7 +518,7 @@ func containsString(list []string, s string) bool {
 
 // ---- the suggested fix ----
 
-const rvPkgPath = "k8s.io/apimachinery/pkg/util/resourceversion"
+const rvPkgPath = model.ResourceVersion
 
 // rvParse is one of the two parses the fix replaces:
 // x, err := strconv.Atoi(e), possibly followed by if err != nil { ... }.
@@ -665,12 +666,7 @@ func rvParseAt(info *types.Info, file *ast.File, call *ast.CallExpr) *rvParse {
 		return nil
 	}
 	fn, ok := typeutilCallee(info, call).(*types.Func)
-	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "strconv" {
-		return nil
-	}
-	switch fn.Name() {
-	case "Atoi", "ParseInt", "ParseUint":
-	default:
+	if !ok || !model.IsIntParse(model.FuncName(fn)) {
 		return nil
 	}
 	path, _ := pathTo(file, call.Pos())
@@ -908,7 +904,7 @@ func (ck *checker) importFor(file *ast.File, path, name string) (string, []analy
 		for _, s := range gd.Specs {
 			is := s.(*ast.ImportSpec)
 			p := strings.Trim(is.Path.Value, `"`)
-			if !strings.HasPrefix(p, "k8s.io/") && !strings.HasPrefix(p, "sigs.k8s.io/") {
+			if !model.IsKubernetesImport(p) {
 				continue
 			}
 			if p > path {

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lostupdate/lostupdate/analyzer/internal/flow"
+	"github.com/lostupdate/lostupdate/analyzer/internal/model"
 	"github.com/lostupdate/lostupdate/analyzer/internal/patch"
 )
 
@@ -112,8 +113,7 @@ func (ck *checker) callName(call ssa.CallInstruction) string {
 	case *ast.SelectorExpr:
 		if inner, ok := ast.Unparen(fun.X).(*ast.CallExpr); ok {
 			if isel, ok := ast.Unparen(inner.Fun).(*ast.SelectorExpr); ok {
-				switch isel.Sel.Name {
-				case "Status", "SubResource":
+				if model.IsSubResourceAccessor(isel.Sel.Name) {
 					return isel.Sel.Name + "(" + exprList(inner.Args) + ")." + fun.Sel.Name
 				}
 			}

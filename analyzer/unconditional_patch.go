@@ -3,7 +3,6 @@ package analyzer
 import (
 	"fmt"
 	"go/ast"
-	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -270,25 +269,7 @@ func sentBy(w *flow.WriteSite, field string, obj ssa.Value) bool {
 	if w.Client != nil && w.Client.Subresource == "status" {
 		return status
 	}
-	return !status || !hasStatus(concreteType(obj))
-}
-
-// hasStatus reports whether an object type has a Status field (and so,
-// presumably, a status subresource).
-func hasStatus(t types.Type) bool {
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	st, ok := t.Underlying().(*types.Struct)
-	if !ok {
-		return false
-	}
-	for i := 0; i < st.NumFields(); i++ {
-		if st.Field(i).Name() == "Status" {
-			return true
-		}
-	}
-	return false
+	return !status || !model.HasStatus(concreteType(obj))
 }
 
 // clearedCopy reports whether a snapshot's resourceVersion was cleared.

@@ -2,7 +2,6 @@ package analyzer
 
 import (
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -84,7 +83,7 @@ func objectFamily(v ssa.Value) family {
 	switch {
 	case path == model.Unstructured:
 		return unknownKind
-	case strings.HasPrefix(path, "k8s.io/api/"):
+	case model.IsAPIGroup(path):
 		return builtIn
 	}
 	if _, ok := n.Underlying().(*types.Interface); ok {

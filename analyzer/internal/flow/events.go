@@ -185,19 +185,19 @@ func (p *Package) fieldEvents(fa *ssa.FieldAddr) []*event {
 // metadata.resourceVersion on the map of an Unstructured.
 func (p *Package) nestedRVEvent(c ssa.CallInstruction, m ssa.Value) *event {
 	cc := c.Common()
-	name := model.CalleeName(cc)
+	op, _ := model.NestedOpOf(cc)
 	args := cc.Args
 	if len(args) == 0 || args[0] != m {
 		return nil
 	}
 	var path []ssa.Value
 	var val ssa.Value
-	switch name {
-	case model.Unstructured + ".RemoveNestedField":
+	switch op {
+	case model.NestedRemove:
 		if len(args) == 2 {
 			path = variadicConsts(args[1])
 		}
-	case model.Unstructured + ".SetNestedField":
+	case model.NestedSet:
 		if len(args) == 3 {
 			val, path = args[1], variadicConsts(args[2])
 		}
@@ -557,20 +557,16 @@ func (p *Package) marshalledObject(data ssa.Value) ssa.Value {
 			if !ok || x.Index != 0 {
 				return nil
 			}
-			switch model.CalleeName(call.Common()) {
-			case "encoding/json.Marshal", "k8s.io/apimachinery/pkg/util/json.Marshal", "sigs.k8s.io/yaml.Marshal":
+			if model.IsEncoder(call.Common()) {
 				if v := strip(call.Call.Args[0]); model.IsObject(v.Type()) {
 					return v
 				}
-			case "github.com/evanphx/json-patch/v5.MergePatch", "gopkg.in/evanphx/json-patch.v4.MergePatch",
-				"github.com/evanphx/json-patch.MergePatch", "k8s.io/apimachinery/pkg/util/strategicpatch.StrategicMergePatch",
-				"(github.com/evanphx/json-patch/v5.Patch).Apply", "(gopkg.in/evanphx/json-patch.v4.Patch).Apply":
+				return nil
+			}
+			if doc, ok := model.PatchApplier(call.Common()); ok {
 				// A patch applied to the encoding of an object: its
 				// metadata, resourceVersion included, stays.
-				data = call.Call.Args[0]
-				if model.CalleeName(call.Common())[0] == '(' {
-					data = call.Call.Args[1]
-				}
+				data = doc
 				continue
 			}
 			return nil

@@ -209,10 +209,7 @@ func funcObject(fn *ssa.Function) *types.Func {
 
 // FullName is the full name of a function for the user's configuration.
 func FullName(fn *ssa.Function) string {
-	if obj := funcObject(fn); obj != nil {
-		return obj.FullName()
-	}
-	return ""
+	return model.FunctionName(fn)
 }
 
 // local reports whether fn has a body in the analysed package.

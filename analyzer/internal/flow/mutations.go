@@ -4,7 +4,6 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
-	"unicode"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -19,39 +18,6 @@ type Mutation struct {
 	Merge    bool        // the list has patchStrategy merge: a strategic merge patch merges it by key
 	FromRead bool        // the new value is computed from a value read from the same object
 	Via      *types.Func // the helper that does it
-}
-
-// listMutators are functions that change a list of their object argument,
-// by full name: argument index, field, whether the list merges by key in a
-// strategic merge patch.
-var listMutators = map[string]struct {
-	arg   int
-	field string
-	merge bool
-}{
-	model.CRUtil + ".AddFinalizer":              {0, "finalizers", true},
-	model.CRUtil + ".RemoveFinalizer":           {0, "finalizers", true},
-	model.CRUtil + ".SetControllerReference":    {1, "ownerReferences", true},
-	model.CRUtil + ".SetOwnerReference":         {1, "ownerReferences", true},
-	model.CRUtil + ".RemoveOwnerReference":      {1, "ownerReferences", true},
-	model.CRUtil + ".RemoveControllerReference": {1, "ownerReferences", true},
-}
-
-// listMethods are methods of objects (metav1.Object) that replace a list.
-var listMethods = map[string]struct {
-	field string
-	merge bool
-}{
-	"SetFinalizers":      {"finalizers", true},
-	"SetOwnerReferences": {"ownerReferences", true},
-	"SetManagedFields":   {"managedFields", false},
-}
-
-// identityFields are fields whose value says which object it is, not what
-// state it is in: computing a new value from them is not a read-modify-write.
-var identityFields = map[string]bool{
-	"Name": true, "Namespace": true, "UID": true, "Generation": true, "ResourceVersion": true,
-	"GenerateName": true, "CreationTimestamp": true, "DeletionTimestamp": true, "Kind": true, "APIVersion": true,
 }
 
 // Mutations returns the changes made to the object v refers to that may run
@@ -158,15 +124,15 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 	tag := st.Tag(f.Field)
 	sub := path
 	if !field.Embedded() {
-		sub = joinPath(path, jsonFieldName(field.Name(), tag))
+		sub = joinPath(path, model.JSONName(field.Name(), tag))
 	}
 	ft := field.Type()
 	isSlice := isList(ft)
 	_, isMap := ft.Underlying().(*types.Map)
 	_, isPtr := ft.Underlying().(*types.Pointer)
-	merge := strings.Contains(tagValue(tag, "patchStrategy"), "merge")
+	merge := strings.Contains(model.Tag(tag, "patchStrategy"), "merge")
 	var out []Mutation
-	if field.Name() == "Object" && model.IsNamed(f.X.Type(), model.Unstructured, "Unstructured") {
+	if field.Name() == "Object" && model.IsUnstructured(f.X.Type()) {
 		return p.unstructuredMutations(f, obj)
 	}
 	for _, r := range *f.Referrers() {
@@ -223,7 +189,7 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 		case ssa.CallInstruction:
 			// meta.SetStatusCondition(&obj.Status.Conditions, c): a function
 			// given the address of a list changes it.
-			if isSlice && !isReadOnlyCall(r.Common()) {
+			if isSlice && !model.IsReadOnly(r.Common()) {
 				out = append(out, Mutation{Instr: r, Field: sub, List: true, Merge: merge})
 			}
 		}
@@ -270,9 +236,9 @@ func replacedListIn(v ssa.Value, path string) (string, bool) {
 		field, tag := st.Field(f.Field), st.Tag(f.Field)
 		sub := path
 		if !field.Embedded() {
-			sub = joinPath(path, jsonFieldName(field.Name(), tag))
+			sub = joinPath(path, model.JSONName(field.Name(), tag))
 		}
-		if isList(field.Type()) && !strings.Contains(tagValue(tag, "patchStrategy"), "merge") {
+		if isList(field.Type()) && !strings.Contains(model.Tag(tag, "patchStrategy"), "merge") {
 			for _, rr := range *f.Referrers() {
 				if s, ok := rr.(*ssa.Store); ok && s.Addr == f {
 					return sub, true
@@ -302,13 +268,13 @@ func (p *Package) unstructuredMutations(f *ssa.FieldAddr, obj map[ssa.Value]bool
 			if !ok || len(c.Common().Args) < 2 || c.Common().Args[0] != ld {
 				continue
 			}
-			name := model.CalleeName(c.Common())
+			op, _ := model.NestedOpOf(c.Common())
 			args := c.Common().Args
 			field := strings.Join(constStrings(variadicValues(args[len(args)-1])), ".")
-			switch name {
-			case model.Unstructured + ".SetNestedSlice", model.Unstructured + ".SetNestedStringSlice":
+			switch op {
+			case model.NestedSetSlice:
 				out = append(out, Mutation{Instr: c, Field: field, List: true})
-			case model.Unstructured + ".SetNestedField":
+			case model.NestedSet:
 				_, isSlice := strip(args[1]).Type().Underlying().(*types.Slice)
 				out = append(out, Mutation{Instr: c, Field: field, List: isSlice, FromRead: p.fromObject(args[1], obj)})
 			}
@@ -322,21 +288,15 @@ func (p *Package) unstructuredMutations(f *ssa.FieldAddr, obj map[ssa.Value]bool
 // and local helpers or helpers with facts that do.
 func (p *Package) callMutations(call ssa.CallInstruction, a ssa.Value, path string, obj map[ssa.Value]bool) []Mutation {
 	c := call.Common()
-	if m, ok := listMutators[model.CalleeName(c)]; ok {
-		if model.Arg(c, m.arg) == a {
-			return []Mutation{{Instr: call, Field: joinPath(path, m.field), List: true, Merge: m.merge}}
+	if m, ok := model.ListMutator(c); ok {
+		if model.Arg(c, m.Arg) == a {
+			return []Mutation{{Instr: call, Field: joinPath(path, m.Field), List: true, Merge: m.Merge}}
 		}
 		return nil
 	}
 	if model.Recv(c) == a {
-		name := ""
-		if c.IsInvoke() {
-			name = c.Method.Name()
-		} else if fn := c.StaticCallee(); fn != nil {
-			name = fn.Name()
-		}
-		if m, ok := listMethods[name]; ok {
-			return []Mutation{{Instr: call, Field: joinPath(path, m.field), List: true, Merge: m.merge}}
+		if m, ok := model.ListMethod(model.CalledName(c)); ok {
+			return []Mutation{{Instr: call, Field: joinPath(path, m.Field), List: true, Merge: m.Merge}}
 		}
 	}
 	fn := callee(c)
@@ -359,19 +319,6 @@ func (p *Package) callMutations(call ssa.CallInstruction, a ssa.Value, path stri
 		}
 	}
 	return out
-}
-
-// isReadOnlyCall reports calls that only look at what they are given
-// (logging, formatting, sorting a copy is not done through a pointer).
-func isReadOnlyCall(c *ssa.CallCommon) bool {
-	switch model.ErrorUseOf(c) {
-	case model.ErrLog, model.ErrWrap:
-		return true
-	}
-	name := model.CalleeName(c)
-	return strings.HasPrefix(name, "fmt.") || strings.HasPrefix(name, "reflect.") || strings.HasPrefix(name, "encoding/json.") ||
-		name == "k8s.io/apimachinery/pkg/api/meta.FindStatusCondition" || name == "k8s.io/apimachinery/pkg/api/meta.IsStatusConditionTrue" ||
-		name == "k8s.io/apimachinery/pkg/api/meta.IsStatusConditionFalse" || name == "k8s.io/apimachinery/pkg/api/meta.IsStatusConditionPresentAndEqual"
 }
 
 // fromObject reports whether v is computed from a value read from the
@@ -405,13 +352,8 @@ func (p *Package) ReadFrom(v ssa.Value, isObj func(ssa.Value) bool) ssa.Instruct
 			}
 		case *ssa.Call:
 			if r := model.Recv(y.Common()); r != nil && isObj(strip(r)) {
-				name := ""
-				if y.Common().IsInvoke() {
-					name = y.Common().Method.Name()
-				} else if fn := y.Common().StaticCallee(); fn != nil {
-					name = fn.Name()
-				}
-				if strings.HasPrefix(name, "Get") && !identityFields[strings.TrimPrefix(name, "Get")] {
+				name := model.CalledName(y.Common())
+				if strings.HasPrefix(name, "Get") && !model.IsIdentityField(strings.TrimPrefix(name, "Get")) {
 					return y
 				}
 			}
@@ -442,7 +384,7 @@ func readsObjectField(addr ssa.Value, isObj func(ssa.Value) bool) bool {
 	first := ""
 	for depth := 0; depth < 16; depth++ {
 		if first != "" && isObj(strip(addr)) {
-			return !identityFields[first]
+			return !model.IsIdentityField(first)
 		}
 		switch x := addr.(type) {
 		case *ssa.FieldAddr:
@@ -473,64 +415,6 @@ func joinPath(path, field string) string {
 		return path
 	}
 	return path + "." + field
-}
-
-func jsonFieldName(name, tag string) string {
-	if j := tagValue(tag, "json"); j != "" {
-		if n, _, _ := strings.Cut(j, ","); n != "" && n != "-" {
-			return n
-		}
-	}
-	r := []rune(name)
-	r[0] = unicode.ToLower(r[0])
-	return string(r)
-}
-
-// tagValue looks a key up in a struct tag.
-func tagValue(tag, key string) string {
-	return reflectStructTag(tag).Get(key)
-}
-
-type reflectStructTag string
-
-// Get mirrors reflect.StructTag.Get without importing reflect.
-func (tag reflectStructTag) Get(key string) string {
-	t := string(tag)
-	for t != "" {
-		i := 0
-		for i < len(t) && t[i] == ' ' {
-			i++
-		}
-		t = t[i:]
-		if t == "" {
-			break
-		}
-		i = 0
-		for i < len(t) && t[i] > ' ' && t[i] != ':' && t[i] != '"' {
-			i++
-		}
-		if i == 0 || i+1 >= len(t) || t[i] != ':' || t[i+1] != '"' {
-			break
-		}
-		name := t[:i]
-		t = t[i+1:]
-		i = 1
-		for i < len(t) && t[i] != '"' {
-			if t[i] == '\\' {
-				i++
-			}
-			i++
-		}
-		if i >= len(t) {
-			break
-		}
-		qvalue := t[:i+1]
-		t = t[i+1:]
-		if name == key {
-			return strings.Trim(qvalue, `"`)
-		}
-	}
-	return ""
 }
 
 func variadicValues(v ssa.Value) []ssa.Value { return variadicConsts(v) }

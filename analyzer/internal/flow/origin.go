@@ -242,7 +242,7 @@ func (p *Package) alloc(a *ssa.Alloc, info *objInfo) {
 	if stored {
 		return
 	}
-	if model.IsNamed(a.Type(), model.Unstructured, "Unstructured") {
+	if model.IsUnstructured(a.Type()) {
 		// &unstructured.Unstructured{Object: m}: it is what m is, e.g. the
 		// conversion of a read object.
 		for _, r := range *a.Referrers() {

@@ -156,7 +156,7 @@ type callRetry struct {
 func (p *Package) retriesOfCall(call ssa.CallInstruction) []callRetry {
 	c := call.Common()
 	if f, ok := model.FuncOf(c); ok && f.Kind == model.FuncRetry {
-		r := Retry{Call: call, Name: shortName(model.CalleeName(c)), Bounded: f.Bounded, Backoff: f.Backoff}
+		r := Retry{Call: call, Name: model.ShortName(model.CalleeName(c)), Bounded: f.Bounded, Backoff: f.Backoff}
 		if f.Ctx >= 0 {
 			r.Ctx = model.Arg(c, f.Ctx)
 		}
@@ -197,7 +197,7 @@ func (p *Package) retriesOfCall(call ssa.CallInstruction) []callRetry {
 		sig := c.Signature()
 		for i := 0; i < sig.Params().Len(); i++ {
 			if _, ok := sig.Params().At(i).Type().Underlying().(*types.Signature); ok {
-				out = append(out, callRetry{Retry{Call: call, Name: shortName(name), ConflictOnly: false, Bounded: true, Backoff: true, Via: funcObject(fn)}, i})
+				out = append(out, callRetry{Retry{Call: call, Name: model.ShortName(name), ConflictOnly: false, Bounded: true, Backoff: true, Via: funcObject(fn)}, i})
 			}
 		}
 		return out
@@ -216,34 +216,9 @@ func (p *Package) retriesOfCall(call ssa.CallInstruction) []callRetry {
 		if fn != nil && fn.Signature.Recv() != nil {
 			idx-- // summaries count the receiver
 		}
-		out = append(out, callRetry{Retry{Call: call, Name: shortName(name), ConflictOnly: rf.ConflictOnly, Bounded: rf.Bounded, Backoff: rf.Backoff, Via: funcObject(fn), ByCond: rf.ByCond}, idx})
+		out = append(out, callRetry{Retry{Call: call, Name: model.ShortName(name), ConflictOnly: rf.ConflictOnly, Bounded: rf.Bounded, Backoff: rf.Backoff, Via: funcObject(fn), ByCond: rf.ByCond}, idx})
 	}
 	return out
-}
-
-// shortName turns "k8s.io/client-go/util/retry.RetryOnConflict" into
-// "retry.RetryOnConflict" and "(*example.com/x.T).M" into "T.M".
-func shortName(full string) string {
-	s := full
-	if len(s) > 0 && s[0] == '(' {
-		s = s[1:]
-		if len(s) > 0 && s[0] == '*' {
-			s = s[1:]
-		}
-		for i := len(s) - 1; i >= 0; i-- {
-			if s[i] == ')' {
-				s = s[:i] + s[i+1:]
-				break
-			}
-		}
-	}
-	slash := -1
-	for i := 0; i < len(s); i++ {
-		if s[i] == '/' {
-			slash = i
-		}
-	}
-	return s[slash+1:]
 }
 
 // funcValues resolves a function value to the functions it may be.
@@ -291,7 +266,7 @@ func (p *Package) funcValues(v ssa.Value) []*ssa.Function {
 func (p *Package) predicateRetriesConflict(v ssa.Value) (conflict, only bool) {
 	fns := p.funcValues(v)
 	for _, fn := range fns {
-		if obj := funcObject(fn); obj != nil && obj.FullName() == model.APIErrors+".IsConflict" {
+		if obj := funcObject(fn); obj != nil && model.IsConflictFunc(obj) {
 			return true, len(fns) == 1
 		}
 	}
@@ -580,8 +555,7 @@ func (l *Loop) bounded() bool {
 			}
 		}
 		if c, ok := iff.Cond.(*ssa.Call); ok {
-			name := model.CalleeName(c.Common())
-			if name == "(time.Time).After" || name == "(time.Time).Before" {
+			if model.ComparesTime(c.Common()) {
 				return true
 			}
 		}
@@ -605,8 +579,7 @@ func (l *Loop) backoff() bool {
 			case *ssa.Select:
 				return true
 			case ssa.CallInstruction:
-				switch model.CalleeName(x.Common()) {
-				case "time.Sleep", "time.After", "time.NewTimer", "(*" + model.Wait + ".Backoff).Step", "(" + model.Wait + ".Backoff).Step":
+				if model.Waits(x.Common()) {
 					return true
 				}
 			}
@@ -620,7 +593,7 @@ func (l *Loop) backoff() bool {
 func loopCallsInvalid(l *Loop) bool {
 	for b := range l.Blocks {
 		for _, instr := range b.Instrs {
-			if c, ok := instr.(ssa.CallInstruction); ok && model.CalleeName(c.Common()) == model.APIErrors+".IsInvalid" {
+			if c, ok := instr.(ssa.CallInstruction); ok && model.CallsIsInvalid(c.Common()) {
 				return true
 			}
 		}
@@ -634,7 +607,7 @@ func (p *Package) mentionsInvalid(v ssa.Value) bool {
 		for _, f := range withClosures(fn) {
 			for _, b := range f.Blocks {
 				for _, instr := range b.Instrs {
-					if c, ok := instr.(ssa.CallInstruction); ok && model.CalleeName(c.Common()) == model.APIErrors+".IsInvalid" {
+					if c, ok := instr.(ssa.CallInstruction); ok && model.CallsIsInvalid(c.Common()) {
 						return true
 					}
 				}
@@ -661,17 +634,13 @@ func (p *Package) BoundedByContext(r *Retry) bool {
 		seen[v] = true
 		switch x := v.(type) {
 		case *ssa.Call:
-			switch model.CalleeName(x.Common()) {
-			case "context.Background", "context.TODO":
-				return false
-			}
-			return true
+			return model.ContextOf(x.Common()) != model.CtxRoot
 		case *ssa.Extract:
 			if c, ok := x.Tuple.(*ssa.Call); ok {
-				switch model.CalleeName(c.Common()) {
-				case "context.WithTimeout", "context.WithDeadline", "context.WithTimeoutCause", "context.WithDeadlineCause":
+				switch model.ContextOf(c.Common()) {
+				case model.CtxDeadline:
 					return true
-				case "context.WithCancel", "context.WithCancelCause":
+				case model.CtxDerived:
 					return walk(c.Call.Args[0])
 				}
 			}

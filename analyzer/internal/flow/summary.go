@@ -76,7 +76,7 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 
 	// Parameters filled by a read, or whose resourceVersion is set or cleared.
 	for i, prm := range params {
-		if !isObjectType(prm.Type()) && !model.IsNamed(prm.Type(), model.MetaV1, "ObjectMeta") {
+		if !isObjectType(prm.Type()) && !model.IsObjectMeta(prm.Type()) {
 			continue
 		}
 		sets, clears := false, false

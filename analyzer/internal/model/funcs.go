@@ -96,7 +96,7 @@ var funcs = map[string]Func{
 	"github.com/avast/retry-go/v4.Do":                                        retry(0, RetriesAll, true, true), // 10 attempts by default
 	"github.com/avast/retry-go.Do":                                           retry(0, RetriesAll, true, true),
 	"github.com/sethvargo/go-retry.Do":                                       retry(2, RetriesAll, true, true), // retries only errors marked RetryableError
-	"k8s.io/apimachinery/pkg/api/meta.Accessor":                              {Kind: FuncAlias, Fn: -1, Pred: -1, Src: 0, Dst: -1, Obj: -1},
+	Meta + ".Accessor":                                                       {Kind: FuncAlias, Fn: -1, Pred: -1, Src: 0, Dst: -1, Obj: -1},
 	APIErrors + ".IsConflict":                                                {Kind: FuncIsConflict, Fn: -1, Pred: -1, Src: -1, Dst: -1, Obj: -1},
 	CRUtil + ".CreateOrUpdate":                                               {Kind: FuncReadWrite, Fn: 3, Pred: -1, Src: -1, Dst: -1, Obj: 2, Op: OpUpdate},
 	CRUtil + ".CreateOrPatch":                                                {Kind: FuncReadWrite, Fn: 3, Pred: -1, Src: -1, Dst: -1, Obj: 2, Op: OpPatch},
@@ -107,9 +107,9 @@ var funcs = map[string]Func{
 	"(*" + Runtime + ".unstructuredConverter).ToUnstructured":                copyFn(0, -1),
 	"(*" + Runtime + ".Scheme).Convert":                                      copyFn(0, 1),
 	"encoding/json.Unmarshal":                                                decode(0, 1),
-	"k8s.io/apimachinery/pkg/util/json.Unmarshal":                            decode(0, 1),
-	"sigs.k8s.io/yaml.Unmarshal":                                             decode(0, 1),
-	"sigs.k8s.io/yaml.UnmarshalStrict":                                       decode(0, 1),
+	UtilJSON + ".Unmarshal":                                                  decode(0, 1),
+	SigsYAML + ".Unmarshal":                                                  decode(0, 1),
+	SigsYAML + ".UnmarshalStrict":                                            decode(0, 1),
 	"gopkg.in/yaml.v2.Unmarshal":                                             decode(0, 1),
 	"gopkg.in/yaml.v3.Unmarshal":                                             decode(0, 1),
 	Runtime + ".Decode":                                                      decode(1, -1),
@@ -126,23 +126,6 @@ func FuncOf(c *ssa.CallCommon) (Func, bool) {
 	}
 	f, ok := funcs[name]
 	return f, ok
-}
-
-// CalleeName returns the full name (types.Func.FullName) of the function or
-// interface method a call invokes, the generic origin for instances, or "".
-func CalleeName(c *ssa.CallCommon) string {
-	if c.IsInvoke() {
-		return c.Method.Origin().FullName()
-	}
-	if fn := c.StaticCallee(); fn != nil {
-		if fn.Origin() != nil {
-			fn = fn.Origin()
-		}
-		if obj, ok := fn.Object().(*types.Func); ok && obj != nil {
-			return obj.Origin().FullName()
-		}
-	}
-	return ""
 }
 
 // CallsIsConflict reports whether a call is apierrors.IsConflict.
@@ -191,64 +174,42 @@ const (
 	ErrExit                  // ends the program (log.Fatal, klog.Fatal)
 )
 
-// logPackages log whatever they are given, by function or method.
-var logPackages = map[string]bool{
-	"github.com/go-logr/logr":                true,
-	"k8s.io/klog":                            true,
-	"k8s.io/klog/v2":                         true,
-	"log":                                    true,
-	"log/slog":                               true,
-	"go.uber.org/zap":                        true,
-	"github.com/sirupsen/logrus":             true,
-	"k8s.io/client-go/tools/record":          true, // EventRecorder: an event is a log line on the object
-	"k8s.io/client-go/tools/events":          true,
-	"sigs.k8s.io/controller-runtime/pkg/log": true,
-	"github.com/coreos/pkg/capnslog":         true,
-	"github.com/golang/glog":                 true,
-	"github.com/rs/zerolog":                  true,
-	"github.com/rs/zerolog/log":              true,
-	"github.com/go-kit/log":                  true,
-	"github.com/go-kit/log/level":            true,
-	"github.com/hashicorp/go-hclog":          true,
-	"github.com/charmbracelet/log":           true,
-}
-
 // errFuncs are error helpers by full name.
 var errFuncs = map[string]ErrUse{
-	"fmt.Errorf":                                                  ErrWrap,
-	"fmt.Sprintf":                                                 ErrWrap,
-	"fmt.Sprint":                                                  ErrWrap,
-	"fmt.Sprintln":                                                ErrWrap,
-	"errors.Join":                                                 ErrWrap,
-	"errors.Unwrap":                                               ErrWrap,
-	"errors.Is":                                                   ErrTest,
-	"errors.As":                                                   ErrTest,
-	"github.com/pkg/errors.Wrap":                                  ErrWrap,
-	"github.com/pkg/errors.Wrapf":                                 ErrWrap,
-	"github.com/pkg/errors.WithMessage":                           ErrWrap,
-	"github.com/pkg/errors.WithMessagef":                          ErrWrap,
-	"github.com/pkg/errors.WithStack":                             ErrWrap,
-	"github.com/pkg/errors.Cause":                                 ErrWrap,
-	"github.com/hashicorp/go-multierror.Append":                   ErrWrap,
-	"go.uber.org/multierr.Append":                                 ErrWrap,
-	"go.uber.org/multierr.Combine":                                ErrWrap,
-	"k8s.io/apimachinery/pkg/util/errors.NewAggregate":            ErrWrap,
-	"k8s.io/apimachinery/pkg/util/errors.Flatten":                 ErrWrap,
-	"k8s.io/apimachinery/pkg/util/errors.Reduce":                  ErrWrap,
-	CRClient + ".IgnoreNotFound":                                  ErrWrap,
-	CRClient + ".IgnoreAlreadyExists":                             ErrWrap,
-	CRReconcile + ".TerminalError":                                ErrWrap,
-	"k8s.io/apimachinery/pkg/util/runtime.HandleError":            ErrLog,
-	"k8s.io/apimachinery/pkg/util/runtime.HandleErrorWithContext": ErrLog,
-	"k8s.io/apimachinery/pkg/util/runtime.HandleErrorWithLogger":  ErrLog,
-	"fmt.Print":                                                   ErrLog,
-	"fmt.Printf":                                                  ErrLog,
-	"fmt.Println":                                                 ErrLog,
-	"fmt.Fprint":                                                  ErrLog,
-	"fmt.Fprintf":                                                 ErrLog,
-	"fmt.Fprintln":                                                ErrLog,
-	"os.Exit":                                                     ErrExit,
-	"(error).Error":                                               ErrWrap,
+	"fmt.Errorf":                                ErrWrap,
+	"fmt.Sprintf":                               ErrWrap,
+	"fmt.Sprint":                                ErrWrap,
+	"fmt.Sprintln":                              ErrWrap,
+	"errors.Join":                               ErrWrap,
+	"errors.Unwrap":                             ErrWrap,
+	"errors.Is":                                 ErrTest,
+	"errors.As":                                 ErrTest,
+	"github.com/pkg/errors.Wrap":                ErrWrap,
+	"github.com/pkg/errors.Wrapf":               ErrWrap,
+	"github.com/pkg/errors.WithMessage":         ErrWrap,
+	"github.com/pkg/errors.WithMessagef":        ErrWrap,
+	"github.com/pkg/errors.WithStack":           ErrWrap,
+	"github.com/pkg/errors.Cause":               ErrWrap,
+	"github.com/hashicorp/go-multierror.Append": ErrWrap,
+	"go.uber.org/multierr.Append":               ErrWrap,
+	"go.uber.org/multierr.Combine":              ErrWrap,
+	UtilErrors + ".NewAggregate":                ErrWrap,
+	UtilErrors + ".Flatten":                     ErrWrap,
+	UtilErrors + ".Reduce":                      ErrWrap,
+	CRClient + ".IgnoreNotFound":                ErrWrap,
+	CRClient + ".IgnoreAlreadyExists":           ErrWrap,
+	CRReconcile + ".TerminalError":              ErrWrap,
+	UtilRuntime + ".HandleError":                ErrLog,
+	UtilRuntime + ".HandleErrorWithContext":     ErrLog,
+	UtilRuntime + ".HandleErrorWithLogger":      ErrLog,
+	"fmt.Print":                                 ErrLog,
+	"fmt.Printf":                                ErrLog,
+	"fmt.Println":                               ErrLog,
+	"fmt.Fprint":                                ErrLog,
+	"fmt.Fprintf":                               ErrLog,
+	"fmt.Fprintln":                              ErrLog,
+	"os.Exit":                                   ErrExit,
+	"(error).Error":                             ErrWrap,
 }
 
 // ErrorUseOf says what a call does with an error argument.
@@ -313,3 +274,61 @@ func IsWorkqueueAdd(c *ssa.CallCommon) bool {
 	path, _ := typeName(recv)
 	return path == Workqueue && (name == "Add" || name == "AddRateLimited" || name == "AddAfter")
 }
+
+// IsConflictFunc reports whether a function is apierrors.IsConflict (passed
+// as a value: retry.OnError(backoff, apierrors.IsConflict, fn)).
+func IsConflictFunc(obj *types.Func) bool {
+	f, ok := funcs[FuncName(obj)]
+	return ok && f.Kind == FuncIsConflict
+}
+
+// CallsIsInvalid reports whether a call is apierrors.IsInvalid: the test of
+// a 422, which a failed JSON patch test operation returns.
+func CallsIsInvalid(c *ssa.CallCommon) bool { return CalleeName(c) == APIErrors+".IsInvalid" }
+
+// waitFuncs wait before they return (or return a channel or timer that
+// fires later): a loop that calls one backs off between attempts.
+var waitFuncs = map[string]bool{
+	"time.Sleep":                   true,
+	"time.After":                   true,
+	"time.NewTimer":                true,
+	"(*" + Wait + ".Backoff).Step": true, // returns the duration to wait
+	"(" + Wait + ".Backoff).Step":  true,
+}
+
+// Waits reports whether a call waits or sets a timer.
+func Waits(c *ssa.CallCommon) bool { return waitFuncs[CalleeName(c)] }
+
+// ComparesTime reports whether a call compares two times (a deadline
+// check: time.Now().After(deadline)).
+func ComparesTime(c *ssa.CallCommon) bool {
+	switch CalleeName(c) {
+	case "(time.Time).After", "(time.Time).Before":
+		return true
+	}
+	return false
+}
+
+// CtxUse is what a function of package context makes of a context.
+type CtxUse uint8
+
+const (
+	CtxNone     CtxUse = iota
+	CtxRoot            // Background, TODO: a context that is never done
+	CtxDeadline        // WithTimeout, WithDeadline: done by a deadline
+	CtxDerived         // WithCancel: done when its parent (argument 0) is, or when cancelled
+)
+
+var ctxFuncs = map[string]CtxUse{
+	"context.Background":        CtxRoot,
+	"context.TODO":              CtxRoot,
+	"context.WithTimeout":       CtxDeadline,
+	"context.WithDeadline":      CtxDeadline,
+	"context.WithTimeoutCause":  CtxDeadline,
+	"context.WithDeadlineCause": CtxDeadline,
+	"context.WithCancel":        CtxDerived,
+	"context.WithCancelCause":   CtxDerived,
+}
+
+// ContextOf says what kind of context a call of package context returns.
+func ContextOf(c *ssa.CallCommon) CtxUse { return ctxFuncs[CalleeName(c)] }

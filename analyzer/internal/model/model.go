@@ -3,6 +3,26 @@
 // error. It is data plus the small helpers that match a call against it; it
 // holds no state and knows nothing of the rules.
 //
+// It is the only package of lostupdate that names a library: the others ask
+// it by role (IsEncoder, PatchBuilder, ListMutator, SinkOf, IsModelled, ...),
+// and a test fails when a path of a library is spelled anywhere else. The
+// catalog is in declarative tables, one file per subject:
+//
+//   - packages.go: the package paths, the modelled libraries, logging and
+//     API server storage packages;
+//   - model.go: client calls, recognised by their shape (Classify), and the
+//     object types;
+//   - funcs.go: retry helpers, copies and decoders, error helpers, clocks
+//     and contexts;
+//   - patches.go: encoders, patch builders and appliers, controller-runtime
+//     patches, the text of hand-written patches;
+//   - objects.go: changes to objects: list mutators, unstructured setters,
+//     identity fields, read-only calls;
+//   - versions.go: what parses, orders or produces a resourceVersion string,
+//     and the types whose ResourceVersion field holds one;
+//   - names.go: full names of functions (the keys of every table), short
+//     names for messages, JSON names of struct fields.
+//
 // Calls on client objects are recognised by their shape (method name and the
 // apimachinery or controller-runtime option types they take), not by the
 // package of the receiver, so that every generated clientset, the dynamic
@@ -15,24 +35,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
-)
-
-// Package paths of the libraries the model knows.
-const (
-	MetaV1       = "k8s.io/apimachinery/pkg/apis/meta/v1"
-	APITypes     = "k8s.io/apimachinery/pkg/types"
-	APIErrors    = "k8s.io/apimachinery/pkg/api/errors"
-	Labels       = "k8s.io/apimachinery/pkg/labels"
-	Unstructured = "k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	Runtime      = "k8s.io/apimachinery/pkg/runtime"
-	Wait         = "k8s.io/apimachinery/pkg/util/wait"
-	Retry        = "k8s.io/client-go/util/retry"
-	Cache        = "k8s.io/client-go/tools/cache"
-	Listers      = "k8s.io/client-go/listers"
-	Workqueue    = "k8s.io/client-go/util/workqueue"
-	CRClient     = "sigs.k8s.io/controller-runtime/pkg/client"
-	CRReconcile  = "sigs.k8s.io/controller-runtime/pkg/reconcile"
-	CRUtil       = "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 )
 
 // Op is what a recognised call does.
@@ -317,7 +319,7 @@ func subresourceOf(c *ssa.CallCommon) string {
 		return "subresource"
 	}
 	switch name {
-	case "Status":
+	case "Status": // see IsSubResourceAccessor
 		return "status"
 	case "SubResource":
 		if s, ok := ConstString(Arg(&call.Call, 0)); ok {
@@ -477,3 +479,31 @@ func Strip(v ssa.Value) ssa.Value {
 		}
 	}
 }
+
+// IsObjectMeta reports whether t (or *t) is metav1.ObjectMeta, the
+// metadata of an object.
+func IsObjectMeta(t types.Type) bool { return isNamed(t, MetaV1, "ObjectMeta") }
+
+// HasStatus reports whether an object type (or a pointer to one) has a
+// Status field, and so, presumably, a status subresource that a write of
+// the main resource does not change.
+func HasStatus(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if st.Field(i).Name() == "Status" {
+			return true
+		}
+	}
+	return false
+}
+
+// IsSubResourceAccessor reports whether a method of a controller-runtime
+// client, by name, returns the writer of a subresource: Status(),
+// SubResource(name).
+func IsSubResourceAccessor(name string) bool { return name == "Status" || name == "SubResource" }

@@ -167,28 +167,30 @@ func ControllerRuntime(v ssa.Value, vars Variables) *Info {
 	}
 	switch x := v.(type) {
 	case *ssa.UnOp:
-		if g, ok := x.X.(*ssa.Global); ok && x.Op == token.MUL && g.Pkg != nil && g.Pkg.Pkg.Path() == model.CRClient {
-			switch g.Name() {
-			case "Apply":
+		if g, ok := x.X.(*ssa.Global); ok && x.Op == token.MUL {
+			switch v, _ := model.CRPatchVarOf(g); v {
+			case model.CRApplyVar:
 				return &Info{Type: TypeApply, Kind: KindApply, Known: true}
-			case "Merge":
+			case model.CRMergeVar:
 				return &Info{Type: TypeMerge, Kind: KindObject, Known: true}
 			}
 		}
 	case *ssa.Call:
-		name := model.CalleeName(x.Common())
+		cp, ok := model.CRPatchOf(x.Common())
+		if !ok {
+			break
+		}
 		args := x.Call.Args
-		switch name {
-		case model.CRClient + ".MergeFrom":
-			return diff(TypeMerge, "MergeFrom", x, args[0], false)
-		case model.CRClient + ".MergeFromWithOptions":
-			return diff(TypeMerge, "MergeFromWithOptions", x, args[0], hasLock(args[1]))
-		case model.CRClient + ".StrategicMergeFrom":
-			return diff(TypeStrategic, "StrategicMergeFrom", x, args[0], hasLock(args[1]))
-		case model.CRClient + ".RawPatch":
-			info := Raw(TypeOf(args[0]), args[1], vars)
+		lock := cp.Opts >= 0 && hasLock(args[cp.Opts])
+		switch cp.Kind {
+		case model.CRMerge:
+			return diff(TypeMerge, cp.Fn, x, args[cp.Base], lock)
+		case model.CRStrategic:
+			return diff(TypeStrategic, cp.Fn, x, args[cp.Base], lock)
+		case model.CRRaw:
+			info := Raw(TypeOf(args[cp.Type]), args[cp.Data], vars)
 			if info.Type == TypeUnknown {
-				info.Type = TypeOf(args[0])
+				info.Type = TypeOf(args[cp.Type])
 			}
 			return info
 		}
@@ -213,7 +215,7 @@ func diff(typ Type, fn string, call *ssa.Call, base ssa.Value, lock bool) *Info 
 // client.MergeFromWithOptimisticLock{}.
 func hasLock(v ssa.Value) bool {
 	for _, el := range variadic(v) {
-		if model.IsNamed(strip(el).Type(), model.CRClient, "MergeFromWithOptimisticLock") {
+		if model.IsOptimisticLock(strip(el).Type()) {
 			return true
 		}
 	}
@@ -231,21 +233,14 @@ func diffOf(data ssa.Value) *Info {
 	if !ok {
 		return nil
 	}
-	name := model.CalleeName(call.Common())
-	var fn string
-	switch name {
-	case "github.com/evanphx/json-patch/v5.CreateMergePatch", "gopkg.in/evanphx/json-patch.v4.CreateMergePatch",
-		"github.com/evanphx/json-patch.CreateMergePatch":
-		fn = "CreateMergePatch"
-	case "k8s.io/apimachinery/pkg/util/strategicpatch.CreateTwoWayMergePatch":
-		fn = "CreateTwoWayMergePatch"
-	default:
+	d, ok := model.PatchBuilder(call.Common())
+	if !ok {
 		return nil
 	}
 	args := call.Call.Args
-	info := &Info{Kind: KindDiff, Site: call, Fn: fn}
-	base, baseAt := marshalled(args[0])
-	mod, modAt := marshalled(args[1])
+	info := &Info{Kind: KindDiff, Site: call, Fn: d.Fn}
+	base, baseAt := marshalled(args[d.Base])
+	mod, modAt := marshalled(args[d.Modified])
 	if base == nil || mod == nil {
 		return info // a diff of bytes the code got elsewhere: not known
 	}
@@ -265,8 +260,7 @@ func marshalled(v ssa.Value) (ssa.Value, ssa.Instruction) {
 	if !ok {
 		return nil, nil
 	}
-	switch model.CalleeName(call.Common()) {
-	case "encoding/json.Marshal", "k8s.io/apimachinery/pkg/util/json.Marshal":
+	if model.IsEncoder(call.Common()) {
 		return strip(call.Call.Args[0]), call
 	}
 	return nil, nil
@@ -295,8 +289,7 @@ func (e *evaluator) tree(v ssa.Value) (any, *ssa.Call, bool) {
 	v = strip(v)
 	if ext, ok := v.(*ssa.Extract); ok && ext.Index == 0 {
 		if call, ok := ext.Tuple.(*ssa.Call); ok {
-			switch model.CalleeName(call.Common()) {
-			case "encoding/json.Marshal", "k8s.io/apimachinery/pkg/util/json.Marshal", "sigs.k8s.io/yaml.Marshal":
+			if model.IsEncoder(call.Common()) {
 				t, ok := e.value(call.Call.Args[0], 0)
 				return t, call, ok
 			}
@@ -333,21 +326,15 @@ func (e *evaluator) text(v ssa.Value, depth int) (string, *ssa.Call, bool) {
 		}
 		return a + b, nil, true
 	case *ssa.Call:
-		switch model.CalleeName(x.Common()) {
-		case "fmt.Sprintf":
-			format, ok := constString(x.Call.Args[0])
+		if tf, ok := model.TextBuilder(x.Common()); ok {
+			if tf.Opaque {
+				return "", nil, false
+			}
+			format, ok := constString(x.Call.Args[tf.Format])
 			if !ok {
 				return "", nil, false
 			}
-			return e.sprintf(format, variadic(x.Call.Args[1])), x, true
-		case "fmt.Appendf":
-			format, ok := constString(x.Call.Args[1])
-			if !ok {
-				return "", nil, false
-			}
-			return e.sprintf(format, variadic(x.Call.Args[2])), x, true
-		case "strings.Join", "strings.Replace", "strings.ReplaceAll":
-			return "", nil, false
+			return e.sprintf(format, variadic(x.Call.Args[tf.Args])), x, true
 		}
 		return e.mark(x), nil, true
 	case *ssa.Phi:
@@ -559,7 +546,7 @@ func (e *evaluator) structLit(a *ssa.Alloc, depth int) (any, bool) {
 		switch x := r.(type) {
 		case *ssa.FieldAddr:
 			f := st.Field(x.Field)
-			name := jsonName(f.Name(), st.Tag(x.Field))
+			name := model.JSONName(f.Name(), st.Tag(x.Field))
 			if name == "-" {
 				continue
 			}
@@ -576,52 +563,6 @@ func (e *evaluator) structLit(a *ssa.Alloc, depth int) (any, bool) {
 	}
 	return out, true
 }
-
-func jsonName(field, tag string) string {
-	t := reflectTag(tag, "json")
-	if t == "" {
-		return field
-	}
-	name, _, _ := strings.Cut(t, ",")
-	if name == "" {
-		return field
-	}
-	return name
-}
-
-// reflectTag looks a key up in a struct tag.
-func reflectTag(tag, key string) string {
-	for tag != "" {
-		i := strings.IndexByte(tag, ':')
-		if i < 0 {
-			return ""
-		}
-		name := strings.TrimSpace(tag[:i])
-		tag = tag[i+1:]
-		if len(tag) == 0 || tag[0] != '"' {
-			return ""
-		}
-		j := 1
-		for j < len(tag) && tag[j] != '"' {
-			if tag[j] == '\\' {
-				j++
-			}
-			j++
-		}
-		if j >= len(tag) {
-			return ""
-		}
-		val, err := strconv.Unquote(tag[:j+1])
-		tag = strings.TrimLeft(tag[j+1:], " ")
-		if err == nil && name == key {
-			return val
-		}
-	}
-	return ""
-}
-
-// Tag returns the value of key in a struct field tag.
-func Tag(tag, key string) string { return reflectTag(tag, key) }
 
 // ---- JSON patch and merge body analysis ----
 

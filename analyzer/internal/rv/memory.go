@@ -116,7 +116,7 @@ func (s *state) fieldNode(at ssa.Value, t types.Type, idx int) *node {
 	if st == nil || idx >= st.NumFields() {
 		return s.node(at)
 	}
-	if n := namedOf(t); n != nil && n.Obj().Pkg() != nil && modelled(n.Obj().Pkg().Path()) {
+	if n := namedOf(t); n != nil && n.Obj().Pkg() != nil && model.IsModelled(n.Obj().Pkg().Path()) {
 		return s.node(at)
 	}
 	return s.node(st.Field(idx).Origin())
@@ -263,15 +263,15 @@ func (s *state) unifyCall(instr ssa.CallInstruction) {
 		return
 	}
 	if call != nil {
-		if cf, ok := containerFuncs[s.calleeName(c)]; ok && len(model.Args(c)) > 0 {
+		if cf, ok := model.ContainerOf(s.calleeName(c)); ok && len(model.Args(c)) > 0 {
 			arg := s.valNode(model.Args(c)[0])
 			res := s.resultNode(call, 0)
 			switch cf {
-			case sameElems:
+			case model.SameElems:
 				s.union(s.elemOf(res), s.elemOf(arg))
-			case keysElems:
+			case model.KeysElems:
 				s.union(s.elemOf(res), s.keyOf(arg))
-			case sameKeys:
+			case model.SameKeys:
 				s.union(s.elemOf(res), s.elemOf(arg))
 				s.union(s.keyOf(res), s.keyOf(arg))
 			}

@@ -202,7 +202,7 @@ func (s *state) result() *Result {
 			a, b, what = x.X, x.Y, x.Op.String()
 		case ssa.CallInstruction:
 			args := model.Args(x.Common())
-			a, b, what = args[0], args[1], "resourceversion.CompareResourceVersion"
+			a, b, what = args[0], args[1], model.ShortName(model.CompareResourceVersion)
 		}
 		la, oka := s.labels(s.of(a))
 		lb, okb := s.labels(s.of(b))
@@ -215,7 +215,7 @@ func (s *state) result() *Result {
 	for _, instr := range s.dropped {
 		args := model.Args(instr.Common())
 		ts, _ := s.of(args[0]).union(s.of(args[1]))
-		r.Findings = append(r.Findings, &Finding{Kind: DroppedError, Instr: instr, What: "resourceversion.CompareResourceVersion", Sources: s.sources(ts)})
+		r.Findings = append(r.Findings, &Finding{Kind: DroppedError, Instr: instr, What: model.ShortName(model.CompareResourceVersion), Sources: s.sources(ts)})
 	}
 	sort.SliceStable(r.Findings, func(i, j int) bool { return PosOf(r.Findings[i].Instr) < PosOf(r.Findings[j].Instr) })
 

@@ -211,7 +211,7 @@ func (s *state) mayMatter(instr ssa.Instruction) bool {
 			return (b.Name() == "min" || b.Name() == "max") && len(c.Args) > 0 && isString(c.Args[0].Type())
 		}
 		name := s.calleeName(c)
-		if _, ok := sinkFuncs[name]; ok || name == compareRV || name == nestedString {
+		if model.IsSinkFunc(name) || name == model.NestedString {
 			return true
 		}
 		if mname, sig, _, ok := methodOf(c); ok && isRVMethod(mname, sig) {
@@ -236,7 +236,7 @@ func (s *state) isSourceField(t types.Type, idx int) bool {
 		return false
 	}
 	f := st.Field(idx)
-	if isRVField(t, f) || isNamedRVField(t, f) {
+	if model.IsRVField(t, f) || isNamedRVField(t, f) {
 		return true
 	}
 	return f.Pkg() != nil && f.Pkg() != s.pkg.Pkg && s.facts != nil && s.facts.FieldFact(f.Origin()) != nil
@@ -704,7 +704,7 @@ func (s *state) fieldSource(at ssa.Value, base ssa.Value, t types.Type, idx int,
 	}
 	f := st.Field(idx)
 	switch {
-	case isRVField(t, f):
+	case model.IsRVField(t, f):
 		return s.source(at, 0, func() *Source {
 			return &Source{Kind: FromField, Pos: pos, Name: f.Name(), Label: s.labelOfBase(base)}
 		}), true
@@ -757,13 +757,11 @@ func labelOf(t types.Type) *types.TypeName {
 	for i := 0; i < st.NumFields(); i++ {
 		f := st.Field(i)
 		if f.Embedded() {
-			if fn := namedOf(f.Type()); fn != nil && fn.Obj().Pkg() != nil && fn.Obj().Pkg().Path() == model.MetaV1 {
-				switch fn.Obj().Name() {
-				case "ObjectMeta", "ListMeta":
-					hasMeta = true
-				case "PartialObjectMetadata":
-					return nil
-				}
+			switch model.EmbeddedMeta(f.Type()) {
+			case model.MetaObject:
+				hasMeta = true
+			case model.MetaPartial:
+				return nil
 			}
 		}
 		if f.Name() == "Items" {
@@ -772,7 +770,7 @@ func labelOf(t types.Type) *types.TypeName {
 			}
 		}
 	}
-	if !hasMeta || n.Obj().Pkg().Path() == model.MetaV1 {
+	if !hasMeta || model.InMetaV1(n) {
 		return nil
 	}
 	if items != nil {
@@ -792,8 +790,7 @@ func structOf(t types.Type) *types.Struct {
 // stringSliceSink reports a conversion to sort.StringSlice (to sort it) of
 // a slice of resourceVersions.
 func (s *state) stringSliceSink(instr ssa.Instruction, x ssa.Value, to types.Type) {
-	n := namedOf(to)
-	if n == nil || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "sort" || n.Obj().Name() != "StringSlice" {
+	if !model.IsStringSlice(to) {
 		return
 	}
 	sk := s.sinkAt(instr, Order, "sort.StringSlice", nil)
@@ -889,8 +886,8 @@ func (s *state) mint(instr ssa.Instruction, addr, val ssa.Value) {
 	}
 	f := st.Field(fa.Field)
 	switch {
-	case isRVField(fa.X.Type(), f):
-		if n := namedOf(fa.X.Type()); n.Obj().Name() != "ObjectMeta" && n.Obj().Name() != "ListMeta" {
+	case model.IsRVField(fa.X.Type(), f):
+		if !model.IssuesRV(fa.X.Type()) {
 			return // options and references name versions, they do not issue them
 		}
 	case isNamedRVField(fa.X.Type(), f):
@@ -920,9 +917,7 @@ func isBookmark(v ssa.Value) bool {
 	if !ok || k.Value == nil {
 		return false
 	}
-	n := namedOf(k.Type())
-	return n != nil && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "k8s.io/apimachinery/pkg/watch" &&
-		n.Obj().Name() == "EventType" && k.Value.ExactString() == `"BOOKMARK"`
+	return model.IsBookmark(k.Type(), k.Value)
 }
 
 // formatted reports whether v is a number formatted as a string.
@@ -937,7 +932,7 @@ func formattedDepth(v ssa.Value, depth int) bool {
 	if !ok {
 		return false
 	}
-	if formatFuncs[model.CalleeName(&c.Call)] {
+	if model.IsFormatFunc(model.CalleeName(&c.Call)) {
 		return true
 	}
 	fn := c.Call.StaticCallee()
@@ -973,16 +968,16 @@ func (s *state) callResult(call *ssa.Call, idx int) tagset {
 		return nil
 	}
 	name := s.calleeName(c)
-	if sf, ok := sinkFuncs[name]; ok && sf.kind == Parse {
-		if sf.result == idx {
-			return tagset{s.id(tag{kind: tagParsed, parse: s.sinkAt(call, Parse, shortName(name), nil)})}
+	if sf, ok := model.ParseSink(name); ok {
+		if sf.Result == idx {
+			return tagset{s.id(tag{kind: tagParsed, parse: s.sinkAt(call, Parse, model.ShortName(name), nil)})}
 		}
 		return nil
 	}
-	if passFuncs[name] && idx == 0 {
+	if model.IsPassFunc(name) && idx == 0 {
 		return s.of(model.Arg(c, 0))
 	}
-	if name == nestedString && idx == 0 {
+	if name == model.NestedString && idx == 0 {
 		args := model.Args(c)
 		if k, ok := lastVariadic(args[len(args)-1]); ok && k == "resourceVersion" {
 			return s.source(call, 0, func() *Source { return &Source{Kind: FromUnstructured, Pos: c.Pos(), Name: "NestedString"} })
@@ -1150,10 +1145,10 @@ func (s *state) call(instr ssa.CallInstruction) {
 	}
 	name := s.calleeName(c)
 	args := model.Args(c)
-	if sf, ok := sinkFuncs[name]; ok {
+	if sf, ok := model.SinkOf(name); ok {
 		s.sinkCall(instr, name, sf, args)
 	}
-	if name == compareRV && len(args) == 2 {
+	if name == model.CompareResourceVersion && len(args) == 2 {
 		if !s.seenEq[instr] {
 			s.seenEq[instr] = true
 			s.equal = append(s.equal, instr)
@@ -1211,27 +1206,27 @@ func errorUsed(call *ssa.Call) bool {
 }
 
 // sinkCall handles a call of a known parse or ordering function.
-func (s *state) sinkCall(instr ssa.CallInstruction, name string, sf sinkFunc, args []ssa.Value) {
-	if sf.zero && onlyComparedToZero(instr) {
+func (s *state) sinkCall(instr ssa.CallInstruction, name string, sf model.Sink, args []ssa.Value) {
+	if sf.Zero && onlyComparedToZero(instr) {
 		return
 	}
-	if sf.cmp >= 0 {
-		if sf.cmp >= len(args) || !compareFuncs[funcName(args[sf.cmp])] {
+	if sf.Cmp >= 0 {
+		if sf.Cmp >= len(args) || !model.IsCompareFunc(funcName(args[sf.Cmp])) {
 			return
 		}
 	}
-	sk := s.sinkAt(instr, sf.kind, shortName(name), nil)
-	if sf.recv {
+	sk := s.sinkAt(instr, sinkKind(sf.Kind), model.ShortName(name), nil)
+	if sf.Recv {
 		if r := model.Recv(instr.Common()); r != nil {
 			s.reach(sk, s.of(r), nil)
 		}
 	}
-	for _, i := range sf.args {
+	for _, i := range sf.Args {
 		if i < len(args) && isStringOrPtr(args[i].Type()) {
 			s.reach(sk, s.of(args[i]), nil)
 		}
 	}
-	for _, i := range sf.elems {
+	for _, i := range sf.Elems {
 		if i < len(args) {
 			s.reach(sk, cell(s.elemOf(s.valNode(args[i]))), nil)
 		}
@@ -1470,17 +1465,7 @@ func funcValue(v ssa.Value) *ssa.Function {
 
 // funcName returns the full name of a function value.
 func funcName(v ssa.Value) string {
-	fn := funcValue(strip(v))
-	if fn == nil {
-		return ""
-	}
-	if o := fn.Origin(); o != nil {
-		fn = o
-	}
-	if obj, ok := fn.Object().(*types.Func); ok {
-		return obj.Origin().FullName()
-	}
-	return ""
+	return model.FunctionName(funcValue(strip(v)))
 }
 
 // calleeObj returns the declared function a static call invokes.
@@ -1533,30 +1518,10 @@ func paramIndex(p *ssa.Parameter) int {
 // strip removes conversions that keep the identity of a value.
 func strip(v ssa.Value) ssa.Value { return model.Strip(v) }
 
-// shortName shortens a full function name for messages: strconv.Atoi,
-// big.Int.SetString.
-func shortName(full string) string {
-	out := []byte{}
-	for i := 0; i < len(full); i++ {
-		switch full[i] {
-		case '(', ')', '*':
-			continue
-		}
-		out = append(out, full[i])
+// sinkKind is the kind of sink a function of the model is.
+func sinkKind(k model.SinkKind) Kind {
+	if k == model.SinkParse {
+		return Parse
 	}
-	name := string(out)
-	// Drop the path before the last package element.
-	if i := lastSlash(name); i >= 0 {
-		name = name[i+1:]
-	}
-	return name
-}
-
-func lastSlash(s string) int {
-	for i := len(s) - 1; i >= 0; i-- {
-		if s[i] == '/' {
-			return i
-		}
-	}
-	return -1
+	return Order
 }

@@ -1,0 +1,134 @@
+package model
+
+import (
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// What the model knows of changes to objects: helpers and methods that
+// change a list of an object, the unstructured setters, the identity
+// fields, and calls that only look at an object.
+
+// ListChange is a change of a list of an object by a helper or a method.
+type ListChange struct {
+	Arg   int    // helpers: the object argument (not counting a receiver)
+	Field string // the list's JSON path from the object
+	Merge bool   // a strategic merge patch merges the list by key
+}
+
+// listMutators change a list of their object argument, by full name.
+var listMutators = map[string]ListChange{
+	CRUtil + ".AddFinalizer":              {0, "finalizers", true},
+	CRUtil + ".RemoveFinalizer":           {0, "finalizers", true},
+	CRUtil + ".SetControllerReference":    {1, "ownerReferences", true}, // (owner, object, scheme)
+	CRUtil + ".SetOwnerReference":         {1, "ownerReferences", true},
+	CRUtil + ".RemoveOwnerReference":      {1, "ownerReferences", true},
+	CRUtil + ".RemoveControllerReference": {1, "ownerReferences", true},
+}
+
+// ListMutator recognises a call of a helper that changes a list of its
+// object argument: controllerutil.AddFinalizer, SetControllerReference, ...
+func ListMutator(c *ssa.CallCommon) (ListChange, bool) {
+	m, ok := listMutators[CalleeName(c)]
+	return m, ok
+}
+
+// listMethods are methods of objects (metav1.Object) that replace a list,
+// by method name: every object type has them.
+var listMethods = map[string]ListChange{
+	"SetFinalizers":      {-1, "finalizers", true},
+	"SetOwnerReferences": {-1, "ownerReferences", true},
+	"SetManagedFields":   {-1, "managedFields", false},
+}
+
+// ListMethod recognises, by its name, a method of an object that replaces
+// one of its lists (SetFinalizers, ...); Arg is -1.
+func ListMethod(name string) (ListChange, bool) {
+	m, ok := listMethods[name]
+	return m, ok
+}
+
+// identityFields are fields (and, with Get, getters) whose value says which
+// object it is, not what state it is in: computing a new value from them is
+// not a read-modify-write.
+var identityFields = map[string]bool{
+	"Name": true, "Namespace": true, "UID": true, "Generation": true, "ResourceVersion": true,
+	"GenerateName": true, "CreationTimestamp": true, "DeletionTimestamp": true, "Kind": true, "APIVersion": true,
+}
+
+// IsIdentityField reports whether a field of an object (by Go name, or the
+// name after Get of a getter) names the object rather than its state.
+func IsIdentityField(name string) bool { return identityFields[name] }
+
+// NestedOp is what an unstructured helper does to a field of the map of an
+// Unstructured object (argument 0).
+type NestedOp uint8
+
+const (
+	NestedSet      NestedOp = iota + 1 // SetNestedField(obj, value, fields...)
+	NestedSetSlice                     // SetNestedSlice, SetNestedStringSlice(obj, value, fields...): a list
+	NestedRemove                       // RemoveNestedField(obj, fields...)
+)
+
+var nestedOps = map[string]NestedOp{
+	Unstructured + ".SetNestedField":       NestedSet,
+	Unstructured + ".SetNestedSlice":       NestedSetSlice,
+	Unstructured + ".SetNestedStringSlice": NestedSetSlice,
+	Unstructured + ".RemoveNestedField":    NestedRemove,
+}
+
+// NestedOpOf recognises an unstructured helper that changes a field.
+func NestedOpOf(c *ssa.CallCommon) (NestedOp, bool) {
+	op, ok := nestedOps[CalleeName(c)]
+	return op, ok
+}
+
+// NestedString is unstructured.NestedString, which reads a string field
+// (metadata.resourceVersion among others) of an Unstructured's map.
+const NestedString = Unstructured + ".NestedString"
+
+// readOnlyPackages only look at what they are given, by function.
+var readOnlyPackages = []string{"fmt", "reflect", "encoding/json"}
+
+// readOnlyFuncs only look at what they are given, by full name: the
+// condition finders return a pointer into the list, but do not change it.
+var readOnlyFuncs = map[string]bool{
+	Meta + ".FindStatusCondition":              true,
+	Meta + ".IsStatusConditionTrue":            true,
+	Meta + ".IsStatusConditionFalse":           true,
+	Meta + ".IsStatusConditionPresentAndEqual": true,
+}
+
+// IsReadOnly reports a call that only looks at what it is given: logging,
+// formatting, wrapping errors, encoding, the status-condition finders.
+func IsReadOnly(c *ssa.CallCommon) bool {
+	switch ErrorUseOf(c) {
+	case ErrLog, ErrWrap:
+		return true
+	}
+	name := CalleeName(c)
+	for _, p := range readOnlyPackages {
+		if strings.HasPrefix(name, p+".") {
+			return true
+		}
+	}
+	return readOnlyFuncs[name]
+}
+
+// CalledName returns the bare name of the function or method a call
+// invokes (Update, SetFinalizers), "" for a call of a function value.
+func CalledName(c *ssa.CallCommon) string {
+	if c.IsInvoke() {
+		return c.Method.Name()
+	}
+	if fn := c.StaticCallee(); fn != nil {
+		return fn.Name()
+	}
+	return ""
+}
+
+// IsUnstructured reports whether t (or *t) is unstructured.Unstructured,
+// whose Object field is the map holding the whole object.
+func IsUnstructured(t types.Type) bool { return isUnstructured(t) }

@@ -1,0 +1,154 @@
+package model
+
+import "strings"
+
+// Package paths of the libraries the model knows. The rest of lostupdate
+// names them only through these constants and the queries of this package.
+const (
+	MetaV1          = "k8s.io/apimachinery/pkg/apis/meta/v1"
+	Meta            = "k8s.io/apimachinery/pkg/api/meta"
+	APITypes        = "k8s.io/apimachinery/pkg/types"
+	APIErrors       = "k8s.io/apimachinery/pkg/api/errors"
+	Labels          = "k8s.io/apimachinery/pkg/labels"
+	Unstructured    = "k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	Runtime         = "k8s.io/apimachinery/pkg/runtime"
+	Wait            = "k8s.io/apimachinery/pkg/util/wait"
+	Watch           = "k8s.io/apimachinery/pkg/watch"
+	UtilJSON        = "k8s.io/apimachinery/pkg/util/json"
+	UtilRuntime     = "k8s.io/apimachinery/pkg/util/runtime"
+	UtilErrors      = "k8s.io/apimachinery/pkg/util/errors"
+	StrategicPatch  = "k8s.io/apimachinery/pkg/util/strategicpatch"
+	ResourceVersion = "k8s.io/apimachinery/pkg/util/resourceversion" // CompareResourceVersion, apimachinery v0.35 and later
+	CoreV1          = "k8s.io/api/core/v1"
+	Retry           = "k8s.io/client-go/util/retry"
+	Cache           = "k8s.io/client-go/tools/cache"
+	Listers         = "k8s.io/client-go/listers"
+	Workqueue       = "k8s.io/client-go/util/workqueue"
+	CRClient        = "sigs.k8s.io/controller-runtime/pkg/client"
+	CRReconcile     = "sigs.k8s.io/controller-runtime/pkg/reconcile"
+	CRUtil          = "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	SigsYAML        = "sigs.k8s.io/yaml"
+	JSONPatch       = "github.com/evanphx/json-patch" // v0-v4 import path
+	JSONPatchV4     = "gopkg.in/evanphx/json-patch.v4"
+	JSONPatchV5     = "github.com/evanphx/json-patch/v5"
+)
+
+// Modelled are the Kubernetes libraries lostupdate models by this catalog:
+// their own code is not analysed (a package of theirs is out of scope), a
+// package that imports one is in scope, and the fields of their types are
+// not merged across objects nor taken for the program's own fields.
+var Modelled = []string{
+	"k8s.io/api",
+	"k8s.io/apimachinery",
+	"k8s.io/client-go",
+	"k8s.io/apiserver",
+	"k8s.io/apiextensions-apiserver",
+	"k8s.io/kube-aggregator",
+	"sigs.k8s.io/controller-runtime",
+}
+
+// IsModelled reports whether a package belongs to a modelled library.
+func IsModelled(path string) bool {
+	for _, m := range Modelled {
+		if within(path, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// within reports whether path is prefix or a package below it.
+func within(path, prefix string) bool {
+	return path == prefix || strings.HasPrefix(path, prefix+"/")
+}
+
+// IsAPIGroup reports whether a package holds the built-in API types
+// (k8s.io/api/apps/v1, ...): objects whose update the API server allows
+// without a resourceVersion.
+func IsAPIGroup(path string) bool { return strings.HasPrefix(path, "k8s.io/api/") }
+
+// IsKubernetesImport reports whether an import path belongs to the
+// Kubernetes project (k8s.io/..., sigs.k8s.io/...): a suggested fix adds
+// its import to the group of these.
+func IsKubernetesImport(path string) bool {
+	return strings.HasPrefix(path, "k8s.io/") || strings.HasPrefix(path, "sigs.k8s.io/")
+}
+
+// apiServerStorage are the packages of API server storage: code that
+// imports one implements storage and issues resourceVersions itself.
+var apiServerStorage = []string{
+	"k8s.io/apiserver/pkg/storage", // and below
+}
+
+// apiServerStoragePrefixes are storage backends by path prefix.
+var apiServerStoragePrefixes = []string{
+	"go.etcd.io/etcd/",
+}
+
+// IsAPIServerStorage reports whether a package is API server storage.
+func IsAPIServerStorage(path string) bool {
+	for _, p := range apiServerStorage {
+		if within(path, p) {
+			return true
+		}
+	}
+	for _, p := range apiServerStoragePrefixes {
+		if strings.HasPrefix(path, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// logPackages log whatever they are given, by function or method.
+var logPackages = map[string]bool{
+	"github.com/go-logr/logr":                true,
+	"k8s.io/klog":                            true,
+	"k8s.io/klog/v2":                         true,
+	"log":                                    true,
+	"log/slog":                               true,
+	"go.uber.org/zap":                        true,
+	"github.com/sirupsen/logrus":             true,
+	"k8s.io/client-go/tools/record":          true, // EventRecorder: an event is a log line on the object
+	"k8s.io/client-go/tools/events":          true,
+	"sigs.k8s.io/controller-runtime/pkg/log": true,
+	"github.com/coreos/pkg/capnslog":         true,
+	"github.com/golang/glog":                 true,
+	"github.com/rs/zerolog":                  true,
+	"github.com/rs/zerolog/log":              true,
+	"github.com/go-kit/log":                  true,
+	"github.com/go-kit/log/level":            true,
+	"github.com/hashicorp/go-hclog":          true,
+	"github.com/charmbracelet/log":           true,
+}
+
+// IsLogging reports whether a package only logs what it is given.
+func IsLogging(path string) bool { return logPackages[path] }
+
+// Libraries are the path prefixes of every library this catalog names.
+// Only package model spells them; a test holds the rest of lostupdate to it.
+var Libraries = []string{
+	"k8s.io/",
+	"sigs.k8s.io/",
+	"github.com/evanphx/json-patch",
+	"gopkg.in/evanphx/json-patch",
+	"gomodules.xyz/jsonpatch",
+	"go.etcd.io/etcd",
+	"github.com/fluxcd/",
+	"github.com/cenkalti/backoff",
+	"github.com/avast/retry-go",
+	"github.com/sethvargo/go-retry",
+	"github.com/pkg/errors",
+	"github.com/hashicorp/go-multierror",
+	"go.uber.org/multierr",
+	"github.com/go-logr/",
+	"go.uber.org/zap",
+	"github.com/sirupsen/logrus",
+	"github.com/coreos/pkg/capnslog",
+	"github.com/golang/glog",
+	"github.com/rs/zerolog",
+	"github.com/go-kit/log",
+	"github.com/hashicorp/go-hclog",
+	"github.com/charmbracelet/log",
+	"gopkg.in/yaml",
+}

@@ -1,0 +1,157 @@
+package model
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// encoders encode their argument 0 as the JSON (or YAML) of an object; the
+// bytes are result 0. Patch data built by one of them is the object as it
+// is, metadata.resourceVersion included.
+var encoders = map[string]bool{
+	"encoding/json.Marshal": true,
+	UtilJSON + ".Marshal":   true, // apimachinery's wrapper of encoding/json
+	SigsYAML + ".Marshal":   true, // JSON through the struct's json tags, then YAML
+}
+
+// IsEncoder reports whether a call encodes its argument 0 as an object's
+// JSON or YAML.
+func IsEncoder(c *ssa.CallCommon) bool { return encoders[CalleeName(c)] }
+
+// PatchDiff is a function that builds patch data as the difference of the
+// encodings of two objects.
+type PatchDiff struct {
+	Fn       string // its name in messages
+	Base     int    // argument: the encoding of the object before the change
+	Modified int    // argument: the encoding of the object after it
+}
+
+var patchDiffs = map[string]PatchDiff{
+	JSONPatchV5 + ".CreateMergePatch":          {"CreateMergePatch", 0, 1},
+	JSONPatchV4 + ".CreateMergePatch":          {"CreateMergePatch", 0, 1},
+	JSONPatch + ".CreateMergePatch":            {"CreateMergePatch", 0, 1},
+	StrategicPatch + ".CreateTwoWayMergePatch": {"CreateTwoWayMergePatch", 0, 1}, // argument 2 is the struct type for the merge keys
+}
+
+// PatchBuilder recognises a call that builds patch data as a diff of two
+// encoded objects: jsonpatch.CreateMergePatch(a, b),
+// strategicpatch.CreateTwoWayMergePatch(a, b, T).
+func PatchBuilder(c *ssa.CallCommon) (PatchDiff, bool) {
+	d, ok := patchDiffs[CalleeName(c)]
+	return d, ok
+}
+
+// patchAppliers apply a patch to the encoding of an object, given as
+// argument Doc (not counting a method's receiver); the result is the
+// patched encoding, with the metadata the patch leaves alone.
+var patchAppliers = map[string]int{
+	JSONPatchV5 + ".MergePatch":             0,
+	JSONPatchV4 + ".MergePatch":             0,
+	JSONPatch + ".MergePatch":               0,
+	StrategicPatch + ".StrategicMergePatch": 0,
+	"(" + JSONPatchV5 + ".Patch).Apply":     0,
+	"(" + JSONPatchV4 + ".Patch).Apply":     0,
+}
+
+// PatchApplier recognises a call that applies a patch to the encoding of
+// an object and returns the argument holding that encoding.
+func PatchApplier(c *ssa.CallCommon) (doc ssa.Value, ok bool) {
+	i, ok := patchAppliers[CalleeName(c)]
+	if !ok {
+		return nil, false
+	}
+	return Arg(c, i), true
+}
+
+// CRPatchKind is the kind of patch a controller-runtime patch constructor
+// makes.
+type CRPatchKind uint8
+
+const (
+	CRMerge     CRPatchKind = iota + 1 // a JSON merge patch of the diff from Base
+	CRStrategic                        // a strategic merge patch of the diff from Base
+	CRRaw                              // RawPatch(Type, Data): given bytes
+)
+
+// CRPatch is a controller-runtime function returning a client.Patch.
+type CRPatch struct {
+	Kind CRPatchKind
+	Fn   string // its name in messages
+	Base int    // CRMerge, CRStrategic: the object the diff starts from
+	Opts int    // the variadic MergeFromOption argument, or -1
+	Type int    // CRRaw: the types.PatchType argument
+	Data int    // CRRaw: the bytes
+}
+
+var crPatches = map[string]CRPatch{
+	CRClient + ".MergeFrom":            {Kind: CRMerge, Fn: "MergeFrom", Base: 0, Opts: -1, Type: -1, Data: -1},
+	CRClient + ".MergeFromWithOptions": {Kind: CRMerge, Fn: "MergeFromWithOptions", Base: 0, Opts: 1, Type: -1, Data: -1},
+	CRClient + ".StrategicMergeFrom":   {Kind: CRStrategic, Fn: "StrategicMergeFrom", Base: 0, Opts: 1, Type: -1, Data: -1},
+	CRClient + ".RawPatch":             {Kind: CRRaw, Fn: "RawPatch", Base: -1, Opts: -1, Type: 0, Data: 1},
+}
+
+// CRPatchOf recognises a call of a controller-runtime patch constructor.
+func CRPatchOf(c *ssa.CallCommon) (CRPatch, bool) {
+	p, ok := crPatches[CalleeName(c)]
+	return p, ok
+}
+
+// CRPatchVar is a package-level client.Patch of controller-runtime.
+type CRPatchVar uint8
+
+const (
+	CRApplyVar CRPatchVar = iota + 1 // client.Apply: a Server-Side Apply patch of the object
+	CRMergeVar                       // client.Merge: a merge patch of the whole object
+)
+
+// CRPatchVarOf recognises client.Apply and client.Merge.
+func CRPatchVarOf(g *ssa.Global) (CRPatchVar, bool) {
+	if !isGlobal(g, CRClient) {
+		return 0, false
+	}
+	switch g.Name() {
+	case "Apply":
+		return CRApplyVar, true
+	case "Merge":
+		return CRMergeVar, true
+	}
+	return 0, false
+}
+
+// IsForceOwnership reports whether g is client.ForceOwnership, the apply
+// option that takes fields over from other managers.
+func IsForceOwnership(g *ssa.Global) bool {
+	return isGlobal(g, CRClient) && g.Name() == "ForceOwnership"
+}
+
+func isGlobal(g *ssa.Global, path string) bool {
+	return g != nil && g.Pkg != nil && g.Pkg.Pkg.Path() == path
+}
+
+// IsOptimisticLock reports whether t is client.MergeFromWithOptimisticLock,
+// the MergeFromOption that puts the base's resourceVersion in the patch.
+func IsOptimisticLock(t types.Type) bool { return isNamed(t, CRClient, "MergeFromWithOptimisticLock") }
+
+// TextFunc is a function that builds the text of patch data.
+type TextFunc struct {
+	Format int  // the argument holding the format; -1: not a formatter
+	Args   int  // the variadic argument of the values formatted
+	Opaque bool // builds text the patch evaluator does not follow
+}
+
+var textFuncs = map[string]TextFunc{
+	"fmt.Sprintf":        {Format: 0, Args: 1},
+	"fmt.Appendf":        {Format: 1, Args: 2},
+	"strings.Join":       {Format: -1, Args: -1, Opaque: true},
+	"strings.Replace":    {Format: -1, Args: -1, Opaque: true},
+	"strings.ReplaceAll": {Format: -1, Args: -1, Opaque: true},
+}
+
+// TextBuilder recognises a call that builds text (patch data written by
+// hand): a formatter (fmt.Sprintf) or a function whose result the patch
+// evaluator cannot follow (strings.Join).
+func TextBuilder(c *ssa.CallCommon) (TextFunc, bool) {
+	f, ok := textFuncs[CalleeName(c)]
+	return f, ok
+}
