@@ -25,6 +25,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/lostupdate/lostupdate/analyzer"
 )
 
 type repo struct {
@@ -84,9 +86,14 @@ func main() {
 			fmt.Fprintf(os.Stderr, "warning: %s is at %s, the manifest says %s\n", r.name, head, r.commit)
 		}
 		fs, err := run(*bin, co, r)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "%s: %v\n", r.name, err)
+		if err != nil && len(fs) == 0 {
+			fmt.Fprintf(os.Stderr, "skip %s: %v\n", r.name, err)
 			continue
+		}
+		if err != nil {
+			// Some packages did not load (a dependency the module proxy
+			// does not serve, say): the others are still measured.
+			fmt.Fprintf(os.Stderr, "warning: %s is measured in part: %v\n", r.name, err)
 		}
 		ran[r.name] = true
 		found = append(found, fs...)
@@ -197,6 +204,14 @@ func readJudgements(path string) (map[key]judgement, error) {
 	return m, nil
 }
 
+var isRule = map[string]bool{}
+
+func init() {
+	for _, r := range analyzer.RuleNames() {
+		isRule[r] = true
+	}
+}
+
 // line is one finding of lostupdate's text output: file:line:col: rule: message.
 var line = regexp.MustCompile(`^(.+?):(\d+):\d+: ([a-z-]+): (.*)$`)
 
@@ -217,8 +232,13 @@ func run(bin, checkout string, r repo) ([]finding, error) {
 	var other []string
 	for sc.Scan() {
 		m := line.FindStringSubmatch(sc.Text())
+		if m != nil && !isRule[m[3]] {
+			m = nil // a compiler error, say "undefined: x"
+		}
 		if m == nil {
-			other = append(other, sc.Text())
+			if !strings.HasPrefix(sc.Text(), "\t") { // related information
+				other = append(other, sc.Text())
+			}
 			continue
 		}
 		rel, relErr := filepath.Rel(checkout, absIn(dir, m[1]))
