@@ -18,130 +18,77 @@ import (
 // controller-runtime code shapes, with // want expectations.
 var testdata = filepath.Join("..", "testdata")
 
-// ruleAnalyzer returns an Analyzer that runs only one rule.
-func ruleAnalyzer(t *testing.T, rule string) *analyzerT {
+// corpus is the rule corpus: a package per rule with the code shapes it
+// reports and the safe idioms it must not, the helpers they call in other
+// packages (analysed for their summaries, which only facts asserts), the
+// summaries exported for callers in other packages (facts, factsuser) and
+// the suppression directives in the default configuration (suppress).
+// Every rule runs on all of it, so that each finding a package gets, of any
+// rule, is asserted by a // want; a message begins with its rule.
+//
+// Loading the real client libraries from source is most of the cost of a
+// run, so the corpus is one run, and each configuration other than the
+// default is a small one of its own.
+var corpus = []string{
+	"./unconditionalupdate",
+	"./staleretry",
+	"./missingretry",
+	"./staleread",
+	"./unconditionalpatch",
+	"./applyretry",
+	"./unboundedretry",
+	"./testopretry",
+	"./facts",
+	"./factsuser",
+	"./suppress",
+}
+
+// newAnalyzer returns an Analyzer with the given configuration.
+func newAnalyzer(t *testing.T, cfg analyzer.Config) *analysis.Analyzer {
 	t.Helper()
-	a, err := analyzer.New(analyzer.Config{Rules: []string{rule}})
+	a, err := analyzer.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return a
 }
 
-type analyzerT = analysis.Analyzer
+// TestRules runs every rule on the rule corpus.
+func TestRules(t *testing.T) {
+	t.Parallel()
+	results := analysistest.Run(t, testdata, analyzer.Analyzer, corpus...)
 
-func TestUnconditionalUpdate(t *testing.T) {
-	analysistest.Run(t, testdata, ruleAnalyzer(t, "unconditional-update"), "./unconditionalupdate")
-}
-
-func TestStaleRetry(t *testing.T) {
-	analysistest.Run(t, testdata, ruleAnalyzer(t, "stale-retry"), "./staleretry")
-}
-
-func TestMissingRetry(t *testing.T) {
-	analysistest.Run(t, testdata, ruleAnalyzer(t, "missing-retry"), "./missingretry")
-}
-
-func TestStaleRead(t *testing.T) {
-	analysistest.Run(t, testdata, ruleAnalyzer(t, "stale-read"), "./staleread")
-}
-
-// TestFacts checks the summaries exported for callers in other packages.
-func TestFacts(t *testing.T) {
-	a, err := analyzer.New(analyzer.Config{Rules: []string{"unconditional-update"}})
-	if err != nil {
-		t.Fatal(err)
+	// Related information is kept outside the plugin.
+	related, seen := 0, false
+	for _, r := range results {
+		if r.Pass == nil || r.Pass.Pkg.Path() != "lostupdate.test/suppress" {
+			continue
+		}
+		seen = true
+		for _, d := range r.Diagnostics {
+			related += len(d.Related)
+		}
 	}
-	analysistest.Run(t, testdata, a, "./facts")
-}
-
-// TestCrossPackage runs every rule on code that reaches the API only
-// through helpers of another package.
-func TestCrossPackage(t *testing.T) {
-	analysistest.Run(t, testdata, analyzer.Analyzer, "./factsuser")
-}
-
-// TestSuppress checks the suppression directives: //nolint (as golangci-lint
-// spells and scopes it) and //lostupdate:ignore, the report of directives
-// that suppress nothing, and the plugin's mode, which leaves //nolint to
-// golangci-lint and omits related information.
-func TestSuppress(t *testing.T) {
-	newAnalyzer := func(cfg analyzer.Config) *analysis.Analyzer {
-		a, err := analyzer.New(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return a
+	if !seen {
+		t.Fatal("no result for lostupdate.test/suppress")
 	}
-	t.Run("directives", func(t *testing.T) {
-		results := analysistest.Run(t, testdata, analyzer.Analyzer, "./suppress")
-		// Related information is kept outside the plugin.
-		related := 0
-		for _, r := range results {
-			for _, d := range r.Diagnostics {
-				related += len(d.Related)
-			}
-		}
-		if related == 0 {
-			t.Error("no diagnostic has related information; want the read of the stale-retry finding")
-		}
-	})
-	t.Run("unused", func(t *testing.T) {
-		analysistest.Run(t, testdata, newAnalyzer(analyzer.Config{ReportUnusedDirectives: true}), "./suppress/unused")
-	})
-	t.Run("disabled rule", func(t *testing.T) {
-		analysistest.Run(t, testdata, newAnalyzer(analyzer.Config{ReportUnusedDirectives: true, Disable: []string{"stale-read"}}), "./suppress/disabled")
-	})
-	t.Run("plugin mode", func(t *testing.T) {
-		a := newAnalyzer(analyzer.Config{ReportUnusedDirectives: true, NolintByDriver: true, OmitRelated: true})
-		for _, r := range analysistest.Run(t, testdata, a, "./suppress/driver") {
-			for _, d := range r.Diagnostics {
-				if len(d.Related) > 0 {
-					t.Errorf("%s: related information with OmitRelated: %v", d.Message, d.Related)
-				}
-			}
-		}
-	})
-}
-
-// TestOpaqueRV runs opaque-rv on code that parses and orders
-// resourceVersions, the idioms that must stay silent, helpers in other
-// packages (with their facts) and the mechanical suggested fix.
-func TestOpaqueRV(t *testing.T) {
-	a, err := analyzer.New(analyzer.Config{Rules: []string{"opaque-rv"}})
-	if err != nil {
-		t.Fatal(err)
+	if related == 0 {
+		t.Error("no diagnostic in suppress has related information; want the read of the stale-retry finding")
 	}
-	analysistest.RunWithSuggestedFixes(t, testdata, a, "./opaquerv/...")
 }
 
-func TestUnconditionalPatch(t *testing.T) {
-	analysistest.Run(t, testdata, ruleAnalyzer(t, "unconditional-patch"), "./unconditionalpatch")
-}
-
-func TestApplyRetry(t *testing.T) {
-	analysistest.Run(t, testdata, ruleAnalyzer(t, "apply-retry"), "./applyretry")
-}
-
-func TestUnboundedRetry(t *testing.T) {
-	analysistest.Run(t, testdata, ruleAnalyzer(t, "unbounded-retry"), "./unboundedretry")
-}
-
-func TestTestOpRetry(t *testing.T) {
-	analysistest.Run(t, testdata, ruleAnalyzer(t, "test-op-retry"), "./testopretry")
-}
-
-// TestSuggestedFixes applies the mechanical fixes and compares with the
-// golden file; TestFixedCodeCompiles builds the golden file.
+// TestSuggestedFixes applies the mechanical fixes of every rule and compares
+// with the golden files: those of opaque-rv (on code that parses and orders
+// resourceVersions, with the idioms that must stay silent and helpers in
+// other packages) and of unconditional-patch and stale-read (fixes).
+// TestFixedCodeCompiles builds the golden file of fixes.
 func TestSuggestedFixes(t *testing.T) {
-	a, err := analyzer.New(analyzer.Config{Rules: []string{"unconditional-patch", "stale-read"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	analysistest.RunWithSuggestedFixes(t, testdata, a, "./fixes")
+	t.Parallel()
+	analysistest.RunWithSuggestedFixes(t, testdata, analyzer.Analyzer, "./opaquerv/...", "./fixes")
 }
 
 func TestFixedCodeCompiles(t *testing.T) {
+	t.Parallel()
 	dir, err := filepath.Abs(testdata)
 	if err != nil {
 		t.Fatal(err)
@@ -170,10 +117,36 @@ func TestFixedCodeCompiles(t *testing.T) {
 	}
 }
 
+// TestSuppress checks the suppression directives beyond the default
+// configuration (which TestRules covers with ./suppress): the report of
+// directives that suppress nothing, with a rule disabled, and in the
+// plugin's mode, which leaves //nolint to golangci-lint and omits related
+// information.
+func TestSuppress(t *testing.T) {
+	t.Parallel()
+	t.Run("unused", func(t *testing.T) {
+		t.Parallel()
+		analysistest.Run(t, testdata, newAnalyzer(t, analyzer.Config{ReportUnusedDirectives: true}), "./suppress/unused")
+	})
+	t.Run("disabled rule", func(t *testing.T) {
+		t.Parallel()
+		analysistest.Run(t, testdata, newAnalyzer(t, analyzer.Config{ReportUnusedDirectives: true, Disable: []string{"stale-read"}}), "./suppress/disabled")
+	})
+	t.Run("plugin mode", func(t *testing.T) {
+		t.Parallel()
+		a := newAnalyzer(t, analyzer.Config{ReportUnusedDirectives: true, NolintByDriver: true, OmitRelated: true})
+		for _, r := range analysistest.Run(t, testdata, a, "./suppress/driver") {
+			for _, d := range r.Diagnostics {
+				if len(d.Related) > 0 {
+					t.Errorf("%s: related information with OmitRelated: %v", d.Message, d.Related)
+				}
+			}
+		}
+	})
+}
+
+// TestStrictPatch runs unconditional-patch in its strict mode.
 func TestStrictPatch(t *testing.T) {
-	a, err := analyzer.New(analyzer.Config{Rules: []string{"unconditional-patch"}, StrictPatch: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	analysistest.Run(t, testdata, a, "./strictpatch")
+	t.Parallel()
+	analysistest.Run(t, testdata, newAnalyzer(t, analyzer.Config{Rules: []string{"unconditional-patch"}, StrictPatch: true}), "./strictpatch")
 }

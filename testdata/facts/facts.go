@@ -52,7 +52,7 @@ func Save(ctx context.Context, c client.Client, obj client.Object) error { // wa
 // SaveInRetry writes its argument inside its own retry (a stale one, reported here).
 func SaveInRetry(ctx context.Context, cs kubernetes.Interface, cm *corev1.ConfigMap) error { // want SaveInRetry:"writes #2 with update in retry"
 	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		_, err := cs.CoreV1().ConfigMaps(cm.Namespace).Update(ctx, cm, metav1.UpdateOptions{})
+		_, err := cs.CoreV1().ConfigMaps(cm.Namespace).Update(ctx, cm, metav1.UpdateOptions{}) // want "^stale-retry: Update inside retry.RetryOnConflict writes cm"
 		return err
 	})
 }

@@ -63,7 +63,7 @@ func badDynamicCacheGetThenPatch(ctx context.Context, dc dynamic.Interface, ns, 
 		return err
 	}
 	patch := fmt.Sprintf(`[{"op":"replace","path":"/metadata/annotations/example.com~1listeners","value":"%d"}]`, len(listeners))
-	_, err = dc.Resource(gatewayGVR).Namespace(ns).Patch(ctx, gw.GetName(), types.JSONPatchType, []byte(patch), metav1.PatchOptions{})
+	_, err = dc.Resource(gatewayGVR).Namespace(ns).Patch(ctx, gw.GetName(), types.JSONPatchType, []byte(patch), metav1.PatchOptions{}) // want "^unconditional-patch: Patch sends a JSON patch"
 	return err
 }
 

@@ -137,7 +137,7 @@ func badCacheGetThenPatchComputedReplicas(ctx context.Context, cs kubernetes.Int
 		replicas = *dep.Spec.Replicas + 1
 	}
 	patch := []byte(fmt.Sprintf(`{"spec":{"replicas":%d}}`, replicas))
-	_, err = cs.AppsV1().Deployments(ns).Patch(ctx, name, types.MergePatchType, patch, metav1.PatchOptions{})
+	_, err = cs.AppsV1().Deployments(ns).Patch(ctx, name, types.MergePatchType, patch, metav1.PatchOptions{}) // want "^unconditional-patch: Patch sends a merge patch"
 	return err
 }
 

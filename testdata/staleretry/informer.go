@@ -92,7 +92,7 @@ func (c *RolloutController) okListerGateThenGetInsideRetry(ctx context.Context, 
 // A secret syncer re-reads from its lister on every attempt.
 func (c *RolloutController) okListerReadInsideRetry(ctx context.Context, ns, name string) error {
 	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		cached, err := c.secretLister.Secrets(ns).Get(name)
+		cached, err := c.secretLister.Secrets(ns).Get(name) // want "^stale-read: lister/informer Get inside retry.RetryOnConflict"
 		if err != nil {
 			return err
 		}

@@ -68,7 +68,7 @@ func (c *NodeLabelController) labelPendingPods(ctx context.Context, pods []*core
 			pod.Labels = map[string]string{}
 		}
 		pod.Labels["example.com/pending"] = "true"
-		_, err := c.client.CoreV1().Pods(pod.Namespace).Update(ctx, pod, metav1.UpdateOptions{})
+		_, err := c.client.CoreV1().Pods(pod.Namespace).Update(ctx, pod, metav1.UpdateOptions{}) // want "^missing-retry: Update of pod .*caught and ignored"
 		if apierrors.IsConflict(err) {
 			continue
 		}

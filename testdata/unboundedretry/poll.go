@@ -182,7 +182,7 @@ func okPeriodicResync(ctx context.Context, cs kubernetes.Interface, ns, name str
 			cm.Data = map[string]string{}
 		}
 		cm.Data["heartbeat"] = time.Now().UTC().Format(time.RFC3339)
-		if _, err := cs.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{}); err != nil {
+		if _, err := cs.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{}); err != nil { // want "^missing-retry: Update of cm .*only logged"
 			klog.FromContext(ctx).Error(err, "Heartbeat not written, the next period tries again", "configMap", klog.KRef(ns, name))
 		}
 	}, 30*time.Second)
