@@ -29,9 +29,14 @@ const Name = "lostupdate"
 // configure it.
 var Analyzer = mustNew(Config{})
 
-// maxInstrs caps the size of a function lostupdate analyses: a larger one
-// (generated code, mostly) is skipped rather than slowing the run down.
+// maxInstrs caps the size of a function lostupdate analyses, in SSA
+// instructions: a larger one (generated code, mostly) is skipped rather than
+// slowing the run down. Config.Debug reports the functions skipped.
 const maxInstrs = 20000
+
+// debugCategory is the category, and message prefix, of the diagnostics of
+// Config.Debug.
+const debugCategory = "debug"
 
 // New returns a lostupdate Analyzer with the given configuration. Each
 // Analyzer owns its configuration: its flags write into it, and there is no
@@ -92,7 +97,7 @@ func (c *Config) run(pass *analysis.Pass) (_ any, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", pass.Pkg.Path(), err)
 	}
-	funcs = capSize(funcs)
+	funcs = c.capSize(pass, funcs)
 	ck := &checker{
 		pass:     pass,
 		cfg:      c,
@@ -125,8 +130,9 @@ func (c *Config) run(pass *analysis.Pass) (_ any, err error) {
 	return nil, nil
 }
 
-// capSize drops functions over the size cap.
-func capSize(funcs []*ssa.Function) []*ssa.Function {
+// capSize drops functions over the size cap; with Debug, it reports each
+// one it drops.
+func (c *Config) capSize(pass *analysis.Pass, funcs []*ssa.Function) []*ssa.Function {
 	out := funcs[:0]
 	for _, fn := range funcs {
 		n := 0
@@ -135,6 +141,19 @@ func capSize(funcs []*ssa.Function) []*ssa.Function {
 		}
 		if n <= maxInstrs {
 			out = append(out, fn)
+			continue
+		}
+		if c.Debug {
+			pos := fn.Pos()
+			if !pos.IsValid() && len(pass.Files) > 0 {
+				pos = pass.Files[0].Package
+			}
+			pass.Report(analysis.Diagnostic{
+				Pos:      pos,
+				Category: debugCategory,
+				Message: fmt.Sprintf("%s: %s is not analysed: it has %d SSA instructions, over the cap of %d, so no finding in it is reported",
+					debugCategory, fn.RelString(pass.Pkg), n, maxInstrs),
+			})
 		}
 	}
 	return out

@@ -46,6 +46,9 @@ type Config struct {
 	// another linter's issue on the same line. Set by the golangci-lint
 	// plugin; no flag.
 	OmitRelated bool
+	// Debug reports, under the category "debug", what lostupdate leaves
+	// out of its analysis and why: each function skipped for its size.
+	Debug bool
 }
 
 // Validate reports the first problem with a configuration, naming the field.
@@ -133,6 +136,8 @@ func (c *Config) bindFlags(fs *flag.FlagSet) {
 		"comma-separated full names of write wrappers known to be safe, e.g. (*example.com/kube.Client).SafeUpdate")
 	fs.BoolVar(&c.ReportUnusedDirectives, "report-unused-directives", c.ReportUnusedDirectives,
 		"report //nolint:lostupdate and //lostupdate:ignore directives that suppress no finding")
+	fs.BoolVar(&c.Debug, "debug", c.Debug,
+		"report each function not analysed and why (its size), under the category debug")
 }
 
 func checkRules(name string) error {

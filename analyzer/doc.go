@@ -23,7 +23,9 @@ these, also in other packages.
 
 Each diagnostic begins with the name of its rule, which is also its
 category. The -rules flag selects the rules to run (all by default) and
--disable turns single rules off.
+-disable turns single rules off. A function over 20,000 SSA instructions
+(generated code, mostly) is not analysed; -debug reports each one, under
+the category debug.
 
 # Rule unconditional-update
 

@@ -54,7 +54,7 @@ func (c *Config) runOpaqueRVOutOfScope(pass *analysis.Pass) (err error) {
 			err = fmt.Errorf("internal error analysing %s: %v; please report it", pass.Pkg.Path(), r)
 		}
 	}()
-	res := rv.Analyze(ssapkg, capSize(funcs), rvFacts{pass})
+	res := rv.Analyze(ssapkg, c.capSize(pass, funcs), rvFacts{pass})
 	exportRVFacts(pass, res)
 	ck.reportRV(res)
 	return nil
