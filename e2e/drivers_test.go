@@ -114,7 +114,7 @@ linters:
 func golangci(t *testing.T, gcl, module, config string, env []string, patterns ...string) (lostupdate []finding, others []gclIssue, r result) {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "issues.json")
-	args := append([]string{"run", "-c", config, "--path-mode=abs", "--output.json.path=" + out, "--output.text.path=stdout", "--output.text.print-issued-lines=false"}, patterns...)
+	args := append([]string{"run", "--allow-parallel-runners", "-c", config, "--path-mode=abs", "--output.json.path=" + out, "--output.text.path=stdout", "--output.text.print-issued-lines=false"}, patterns...)
 	r = run(t, module, env, gcl, args...)
 	if r.code != 0 && r.code != 1 {
 		t.Fatalf("golangci-lint failed (exit %d):\n%s%s", r.code, r.stdout, r.stderr)

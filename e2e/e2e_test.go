@@ -39,9 +39,11 @@ var (
 	testdata = filepath.Join(root, "testdata")
 
 	// bin holds the binaries the tests build; gclCache is golangci-lint's
-	// cache, shared by the runs of one test process.
+	// cache, shared by the runs of one test process; tmp is the TMPDIR of
+	// every command the tests run.
 	bin      string
 	gclCache string
+	tmp      string
 )
 
 func absPath(p string) string {
@@ -59,6 +61,14 @@ func TestMain(m *testing.M) {
 	}
 	bin = filepath.Join(dir, "bin")
 	gclCache = filepath.Join(dir, "golangci-cache")
+	// The commands share no temporary files with other processes on the
+	// machine: golangci-lint, unless --allow-parallel-runners, locks a file
+	// in TMPDIR and gives up after 5 seconds when another golangci-lint
+	// holds it.
+	tmp = filepath.Join(dir, "tmp")
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		panic(err)
+	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
@@ -72,12 +82,13 @@ type result struct {
 }
 
 // run runs a command in dir with the environment plus env, and logs how
-// long it took. The tests work offline: GOPROXY=off.
+// long it took. The tests work offline: GOPROXY=off; each command's
+// temporary files are the test process's own: TMPDIR=tmp.
 func run(t *testing.T, dir string, env []string, name string, args ...string) result {
 	t.Helper()
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), "GOPROXY=off", "GOLANGCI_LINT_CACHE="+gclCache), env...)
+	cmd.Env = append(append(os.Environ(), "GOPROXY=off", "GOLANGCI_LINT_CACHE="+gclCache, "TMPDIR="+tmp), env...)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	start := time.Now()

@@ -25,7 +25,7 @@ func TestGolangciSettings(t *testing.T) {
 	// nolintlint, which has nothing to report on the example.)
 	t.Run("example config", func(t *testing.T) {
 		out := filepath.Join(t.TempDir(), "issues.json")
-		r := run(t, example, nil, gcl, "run", "-c", filepath.Join(root, ".golangci.example.yml"),
+		r := run(t, example, nil, gcl, "run", "--allow-parallel-runners", "-c", filepath.Join(root, ".golangci.example.yml"),
 			"--enable-only=lostupdate,nolintlint", "--path-mode=abs", "--output.json.path="+out, "./...")
 		if r.code != 1 {
 			t.Fatalf("exit %d, want 1 (issues):\n%s%s", r.code, r.stdout, r.stderr)
@@ -43,7 +43,7 @@ func TestGolangciSettings(t *testing.T) {
 		{"bad function name", "retry-helpers: [RetryOnConflict]", `lostupdate settings: retry-helpers: "RetryOnConflict" is not a full function name`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := run(t, example, nil, gcl, "run", "-c", gclConfig(t, tc.settings), "./...")
+			r := run(t, example, nil, gcl, "run", "--allow-parallel-runners", "-c", gclConfig(t, tc.settings), "./...")
 			if r.code == 0 || r.code == 1 {
 				t.Errorf("exit %d, want golangci-lint to fail on the bad setting", r.code)
 			}
