@@ -31,12 +31,12 @@ var Analyzer = mustNew(Config{})
 
 // maxInstrs caps the size of a function lostupdate analyses, in SSA
 // instructions: a larger one (generated code, mostly) is skipped rather than
-// slowing the run down. Config.Debug reports the functions skipped.
+// slowing the run down. Config.ReportSkipped reports the functions skipped.
 const maxInstrs = 20000
 
-// debugCategory is the category, and message prefix, of the diagnostics of
-// Config.Debug.
-const debugCategory = "debug"
+// skippedCategory is the category, and message prefix, of the diagnostics
+// of Config.ReportSkipped.
+const skippedCategory = "skipped"
 
 // New returns a lostupdate Analyzer with the given configuration. Each
 // Analyzer owns its configuration: its flags write into it, and there is no
@@ -130,7 +130,7 @@ func (c *Config) run(pass *analysis.Pass) (_ any, err error) {
 	return nil, nil
 }
 
-// capSize drops functions over the size cap; with Debug, it reports each
+// capSize drops functions over the size cap; with ReportSkipped, it reports each
 // one it drops.
 func (c *Config) capSize(pass *analysis.Pass, funcs []*ssa.Function) []*ssa.Function {
 	out := funcs[:0]
@@ -143,16 +143,16 @@ func (c *Config) capSize(pass *analysis.Pass, funcs []*ssa.Function) []*ssa.Func
 			out = append(out, fn)
 			continue
 		}
-		if c.Debug {
+		if c.ReportSkipped {
 			pos := fn.Pos()
 			if !pos.IsValid() && len(pass.Files) > 0 {
 				pos = pass.Files[0].Package
 			}
 			pass.Report(analysis.Diagnostic{
 				Pos:      pos,
-				Category: debugCategory,
+				Category: skippedCategory,
 				Message: fmt.Sprintf("%s: %s is not analysed: it has %d SSA instructions, over the cap of %d, so no finding in it is reported",
-					debugCategory, fn.RelString(pass.Pkg), n, maxInstrs),
+					skippedCategory, fn.RelString(pass.Pkg), n, maxInstrs),
 			})
 		}
 	}

@@ -46,9 +46,10 @@ type Config struct {
 	// another linter's issue on the same line. Set by the golangci-lint
 	// plugin; no flag.
 	OmitRelated bool
-	// Debug reports, under the category "debug", what lostupdate leaves
-	// out of its analysis and why: each function skipped for its size.
-	Debug bool
+	// ReportSkipped reports, under the category "skipped", what lostupdate
+	// leaves out of its analysis and why: each function skipped for its
+	// size. (Not named debug: the drivers have a -debug flag of their own.)
+	ReportSkipped bool
 }
 
 // Validate reports the first problem with a configuration, naming the field.
@@ -136,8 +137,8 @@ func (c *Config) bindFlags(fs *flag.FlagSet) {
 		"comma-separated full names of write wrappers known to be safe, e.g. (*example.com/kube.Client).SafeUpdate")
 	fs.BoolVar(&c.ReportUnusedDirectives, "report-unused-directives", c.ReportUnusedDirectives,
 		"report //nolint:lostupdate and //lostupdate:ignore directives that suppress no finding")
-	fs.BoolVar(&c.Debug, "debug", c.Debug,
-		"report each function not analysed and why (its size), under the category debug")
+	fs.BoolVar(&c.ReportSkipped, "report-skipped", c.ReportSkipped,
+		"report each function not analysed and why (its size), under the category skipped")
 }
 
 func checkRules(name string) error {

@@ -24,8 +24,8 @@ these, also in other packages.
 Each diagnostic begins with the name of its rule, which is also its
 category. The -rules flag selects the rules to run (all by default) and
 -disable turns single rules off. A function over 20,000 SSA instructions
-(generated code, mostly) is not analysed; -debug reports each one, under
-the category debug.
+(generated code, mostly) is not analysed; -report-skipped reports each
+one, under the category skipped.
 
 # Rule unconditional-update
 

@@ -12,10 +12,10 @@ import (
 	"github.com/lostupdate/lostupdate/analyzer"
 )
 
-// TestDebug checks that -debug reports a function skipped for its size: a
+// TestReportSkipped checks that -report-skipped reports a function skipped for its size: a
 // function of more than MaxInstrs SSA instructions, generated into a copy of
 // the test module, next to a small one with the same finding.
-func TestDebug(t *testing.T) {
+func TestReportSkipped(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	for _, f := range []string{"go.mod", "go.sum"} {
@@ -52,9 +52,9 @@ func small(ctx context.Context, dc dynamic.Interface, ns string) error {
 }
 
 // large makes the same Update, in a function over the size cap: it is
-// skipped, and -debug says so.
+// skipped, and -report-skipped says so.
 `)
-	fmt.Fprintf(&src, "func large(ctx context.Context, dc dynamic.Interface, ns string) error { // want `^debug: large is not analysed: it has [0-9]+ SSA instructions, over the cap of %d, so no finding in it is reported$`\n", analyzer.MaxInstrs)
+	fmt.Fprintf(&src, "func large(ctx context.Context, dc dynamic.Interface, ns string) error { // want `^skipped: large is not analysed: it has [0-9]+ SSA instructions, over the cap of %d, so no finding in it is reported$`\n", analyzer.MaxInstrs)
 	src.WriteString("\tobj := &unstructured.Unstructured{}\n\tobj.SetName(\"widget\")\n")
 	// A call is one SSA instruction.
 	for range analyzer.MaxInstrs {
@@ -68,5 +68,5 @@ func small(ctx context.Context, dc dynamic.Interface, ns string) error {
 	if err := os.WriteFile(filepath.Join(pkg, "large.go"), []byte(src.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	analysistest.Run(t, dir, newAnalyzer(t, analyzer.Config{Debug: true}), "./large")
+	analysistest.Run(t, dir, newAnalyzer(t, analyzer.Config{ReportSkipped: true}), "./large")
 }
