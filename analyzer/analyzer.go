@@ -92,37 +92,46 @@ func (c *Config) run(pass *analysis.Pass) (_ any, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", pass.Pkg.Path(), err)
 	}
-	funcs = capSize(funcs)
-	ck := &checker{
-		pass:     pass,
-		cfg:      c,
-		calls:    indexCalls(pass.Files),
-		reported: map[string]bool{},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			where := pass.Pkg.Path()
-			if ck.current != nil {
-				where = fmt.Sprintf("%s (%s)", ck.current.String(), pass.Fset.Position(ck.current.Pos()))
-			}
-			err = fmt.Errorf("internal error analysing %s: %v; please report it", where, r)
-			if os.Getenv("LOSTUPDATE_TRACE") != "" {
-				err = fmt.Errorf("%v\n%s", err, debug.Stack())
-			}
-		}
-	}()
-	ck.flow = flow.New(ssapkg, funcs, flow.Options{
+	ck := newChecker(pass, c, ssapkg, funcs)
+	defer ck.recoverInto(&err)
+	ck.flow = flow.New(ssapkg, ck.funcs, flow.Options{
 		RetryHelpers: set(c.RetryHelpers),
 		SafeWriters:  set(c.SafeWriters),
 	}, factSource{pass})
-	ck.exportFacts(funcs)
-	for _, r := range rules {
-		if c.enabled(r.name) {
-			r.check(ck)
-		}
-	}
+	ck.exportFacts()
+	ck.runRules()
 	ck.checkDirectives()
 	return nil, nil
+}
+
+// newChecker prepares a run on a package whose SSA is built: functions over
+// the size cap are left out.
+func newChecker(pass *analysis.Pass, cfg *Config, pkg *ssa.Package, funcs []*ssa.Function) *checker {
+	return &checker{
+		pass:     pass,
+		cfg:      cfg,
+		ssaPkg:   pkg,
+		funcs:    capSize(funcs),
+		calls:    indexCalls(pass.Files),
+		reported: map[string]bool{},
+	}
+}
+
+// recoverInto turns a panic of the run into an error that names the
+// function being looked at, or the package.
+func (ck *checker) recoverInto(err *error) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	where := ck.pass.Pkg.Path()
+	if ck.current != nil {
+		where = fmt.Sprintf("%s (%s)", ck.current.String(), ck.pass.Fset.Position(ck.current.Pos()))
+	}
+	*err = fmt.Errorf("internal error analysing %s: %v; please report it", where, r)
+	if os.Getenv("LOSTUPDATE_TRACE") != "" {
+		*err = fmt.Errorf("%v\n%s", *err, debug.Stack())
+	}
 }
 
 // capSize drops functions over the size cap.
@@ -142,9 +151,9 @@ func capSize(funcs []*ssa.Function) []*ssa.Function {
 
 // exportFacts exports the summaries of the package's exported functions and
 // methods that callers in other packages need.
-func (ck *checker) exportFacts(funcs []*ssa.Function) {
+func (ck *checker) exportFacts() {
 	any := false
-	for _, fn := range funcs {
+	for _, fn := range ck.funcs {
 		if fn.Parent() != nil {
 			continue
 		}

@@ -19,14 +19,53 @@ import (
 const rvFix = "compare versions for equality, or order two versions of the same resource with resourceversion.CompareResourceVersion and handle its error"
 
 // checkOpaqueRV reports code that parses or orders resourceVersions, or
-// compares versions of two different resource types, and exports the
-// resourceVersion summaries of the package's functions and fields.
-func checkOpaqueRV(ck *checker) {
-	res := rv.Analyze(ck.flow.Pkg, ck.flow.Funcs, rvFacts{ck.pass})
-	if exportRVFacts(ck.pass, res) {
-		ck.pass.ExportPackageFact(new(packageFact))
+// compares versions of two different resource types: one finding of the
+// resourceVersion analysis. Code that issues versions itself may parse them.
+func checkOpaqueRV(ck *checker, f *rv.Finding) []finding {
+	if ck.rvServes {
+		return nil
 	}
-	ck.reportRV(res)
+	tx := ck.rvText()
+	pos, end := tx.pos(f.Instr)
+	var msg string
+	var fixes []analysis.SuggestedFix
+	switch f.Kind {
+	case rv.Parse:
+		msg = tx.parseMessage(f) + ", but resourceVersions are opaque strings: they are not numbers on aggregated API servers, and their format may change; " + rvFix
+		fixes = ck.rvParseFix(f)
+	case rv.Order:
+		msg = tx.orderMessage(f) + `, but resourceVersions are opaque strings: string order is not numeric order ("9" > "10"), and aggregated API servers may serve versions that are not numbers; ` + rvFix
+	case rv.CrossType:
+		msg = tx.whatCompare(f) + " compares the resourceVersion of a " + f.Labels[0].Name() + " with that of a " + f.Labels[1].Name() +
+			" (" + tx.sources(f.Sources) + "), but versions of different resources are unrelated, so the result means nothing; compare versions of the same object only"
+	case rv.DroppedError:
+		msg = "the error of " + tx.callText(f.Instr, f.What) + " is dropped: it fails, returning 0, for versions that are not well-formed integers, " +
+			"as aggregated API servers may serve; handle the error, for example by treating the versions as not comparable"
+	}
+	return []finding{{pos: pos, end: end, msg: msg, related: tx.related(f, pos, end), fixes: fixes}}
+}
+
+// rvResult runs the resourceVersion analysis of the package once, when
+// opaque-rv is on, and exports the resourceVersion summaries of its
+// functions and fields.
+func (ck *checker) rvResult() *rv.Result {
+	if ck.rv == nil {
+		ck.rv = rv.Analyze(ck.ssaPkg, ck.funcs, rvFacts{ck.pass})
+		if exportRVFacts(ck.pass, ck.rv) && ck.flow != nil {
+			// Only a package in scope makes its importers in scope.
+			ck.pass.ExportPackageFact(new(packageFact))
+		}
+		ck.rvServes = len(ck.rv.Findings) > 0 && servesVersions(ck.pass, ck.rv)
+	}
+	return ck.rv
+}
+
+// rvText returns the namer of the code of rv findings, built on first use.
+func (ck *checker) rvText() *rvText {
+	if ck.rvTx == nil {
+		ck.rvTx = newRVText(ck)
+	}
+	return ck.rvTx
 }
 
 // runOpaqueRVOutOfScope runs opaque-rv on a package of the analysed module
@@ -48,15 +87,9 @@ func (c *Config) runOpaqueRVOutOfScope(pass *analysis.Pass) (err error) {
 	if err != nil {
 		return fmt.Errorf("%s: %v", pass.Pkg.Path(), err)
 	}
-	ck := &checker{pass: pass, cfg: c, calls: indexCalls(pass.Files), reported: map[string]bool{}}
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("internal error analysing %s: %v; please report it", pass.Pkg.Path(), r)
-		}
-	}()
-	res := rv.Analyze(ssapkg, capSize(funcs), rvFacts{pass})
-	exportRVFacts(pass, res)
-	ck.reportRV(res)
+	ck := newChecker(pass, c, ssapkg, funcs)
+	defer ck.recoverInto(&err)
+	ck.runRules()
 	return nil
 }
 
@@ -153,35 +186,6 @@ func servesVersions(pass *analysis.Pass, res *rv.Result) bool {
 		}
 	}
 	return len(res.Mints) > 0
-}
-
-// reportRV reports the findings of rv.
-func (ck *checker) reportRV(res *rv.Result) {
-	if len(res.Findings) == 0 || servesVersions(ck.pass, res) {
-		return
-	}
-	tx := newRVText(ck)
-	for _, f := range res.Findings {
-		ck.current = f.Instr.Parent()
-		pos, end := tx.pos(f.Instr)
-		var msg string
-		var fixes []analysis.SuggestedFix
-		switch f.Kind {
-		case rv.Parse:
-			msg = tx.parseMessage(f) + ", but resourceVersions are opaque strings: they are not numbers on aggregated API servers, and their format may change; " + rvFix
-			fixes = ck.rvParseFix(f)
-		case rv.Order:
-			msg = tx.orderMessage(f) + `, but resourceVersions are opaque strings: string order is not numeric order ("9" > "10"), and aggregated API servers may serve versions that are not numbers; ` + rvFix
-		case rv.CrossType:
-			msg = tx.whatCompare(f) + " compares the resourceVersion of a " + f.Labels[0].Name() + " with that of a " + f.Labels[1].Name() +
-				" (" + tx.sources(f.Sources) + "), but versions of different resources are unrelated, so the result means nothing; compare versions of the same object only"
-		case rv.DroppedError:
-			msg = "the error of " + tx.callText(f.Instr, f.What) + " is dropped: it fails, returning 0, for versions that are not well-formed integers, " +
-				"as aggregated API servers may serve; handle the error, for example by treating the versions as not comparable"
-		}
-		ck.report("opaque-rv", pos, end, msg, tx.related(f, pos, end), fixes...)
-	}
-	ck.current = nil
 }
 
 // related lists where the versions come from, the local calls they are

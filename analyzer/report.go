@@ -12,47 +12,38 @@ import (
 
 	"github.com/lostupdate/lostupdate/analyzer/internal/flow"
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
-	"github.com/lostupdate/lostupdate/analyzer/internal/patch"
+	"github.com/lostupdate/lostupdate/analyzer/internal/rv"
+	"github.com/lostupdate/lostupdate/analyzer/internal/writes"
 )
 
 // checker is the state of one run of the Analyzer on one package.
 type checker struct {
 	pass     *analysis.Pass
 	cfg      *Config
-	flow     *flow.Package
+	ssaPkg   *ssa.Package
+	funcs    []*ssa.Function // the functions analysed: the package's, under the size cap
+	flow     *flow.Package   // nil for a package out of scope (see runOpaqueRVOutOfScope)
 	calls    map[token.Pos]*ast.CallExpr
 	reported map[string]bool
 	current  *ssa.Function // the function being looked at, for internal errors
-	writes   []*flow.WriteSite
-	// writeCalls are the calls of writes, indexed on first use.
-	writeCalls map[ssa.Instruction]bool
-	patches    map[*flow.WriteSite]*patch.Info
+	// recs are the records of the package's writes, built on first use.
+	recs *writes.Set
+	// rv is the resourceVersion analysis of the package, run on first use;
+	// rvServes: the package issues versions itself; rvTx names its code.
+	rv       *rv.Result
+	rvServes bool
+	rvTx     *rvText
 	// directives are the package's suppression directives (see ignore.go),
 	// indexed on first use.
 	directives *directiveIndex
 }
 
-// isWrite reports whether an instruction is a write call (of the API, or of
-// a helper that writes).
-func (ck *checker) isWrite(instr ssa.Instruction) bool {
-	if ck.writeCalls == nil {
-		ck.writeCalls = map[ssa.Instruction]bool{}
-		for _, w := range ck.writeSites() {
-			ck.writeCalls[w.Call] = true
-		}
+// writes returns the records of the package's writes (built once).
+func (ck *checker) writes() *writes.Set {
+	if ck.recs == nil {
+		ck.recs = writes.Build(ck.flow)
 	}
-	return ck.writeCalls[instr]
-}
-
-// writeSites returns the write sites of the package (computed once).
-func (ck *checker) writeSites() []*flow.WriteSite {
-	if ck.writes == nil {
-		ck.writes = ck.flow.Writes()
-		if ck.writes == nil {
-			ck.writes = []*flow.WriteSite{}
-		}
-	}
-	return ck.writes
+	return ck.recs
 }
 
 // report emits one diagnostic of a rule, once per rule and position.
@@ -181,8 +172,8 @@ func short(s string) string {
 	return s
 }
 
-// objText names the object a write site writes.
-func (ck *checker) objText(w *flow.WriteSite) string {
+// objText names the object a write writes.
+func (ck *checker) objText(w *writes.Write) string {
 	if w.Client != nil {
 		return ck.argText(w.Call, w.Client.Obj)
 	}
@@ -197,7 +188,7 @@ func (ck *checker) objText(w *flow.WriteSite) string {
 
 // writeText names a write call and, where it can be told, the object it
 // writes: "Update of node".
-func (ck *checker) writeText(w *flow.WriteSite) string {
+func (ck *checker) writeText(w *writes.Write) string {
 	call := ck.callName(w.Call)
 	if obj := ck.objText(w); obj != "" && obj != "the object" {
 		call += " of " + obj
@@ -208,14 +199,6 @@ func (ck *checker) writeText(w *flow.WriteSite) string {
 // related builds one piece of related information.
 func related(pos token.Pos, format string, args ...any) analysis.RelatedInformation {
 	return analysis.RelatedInformation{Pos: pos, Message: fmt.Sprintf(format, args...)}
-}
-
-// siteName names the call at an origin's site, for related information.
-func (ck *checker) siteName(instr ssa.Instruction) string {
-	if c, ok := instr.(ssa.CallInstruction); ok {
-		return ck.callName(c)
-	}
-	return ""
 }
 
 // fieldNameOf returns the name of the field a FieldAddr selects.

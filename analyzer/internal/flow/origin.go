@@ -50,6 +50,11 @@ func (o Origin) Pos() token.Pos {
 	return token.NoPos
 }
 
+// Untraced reports whether the analysis cannot place an origin: an Unknown
+// that is neither a parameter nor the result of an instruction it saw. Such
+// an object may come from anywhere, from a read inside a retry too.
+func (o Origin) Untraced() bool { return o.Kind == Unknown && o.Param == nil && o.Site == nil }
+
 // objInfo is what is known of a value that refers to an object: where it can
 // come from, and the events that may change its resourceVersion.
 type objInfo struct {
