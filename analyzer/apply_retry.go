@@ -41,8 +41,12 @@ func forced(w *writes.Write) bool {
 	return false
 }
 
+// maxForceDepth caps the values hasForce follows from an argument of an
+// apply to its Force option (an interface, a slice, a pointer, a literal).
+const maxForceDepth = 6
+
 func hasForce(v ssa.Value, depth int) bool {
-	if depth > 6 || v == nil {
+	if depth > maxForceDepth || v == nil {
 		return false
 	}
 	switch x := v.(type) {

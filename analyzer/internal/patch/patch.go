@@ -306,9 +306,19 @@ func (e *evaluator) tree(v ssa.Value) (any, *ssa.Call, bool) {
 	return e.unmark(t), site, true
 }
 
+// Caps on the evaluation of a patch: the nesting of the string operations
+// (concatenations, Sprintf, conversions) that build a body's text, and of
+// the values (literals, maps, slices, fields) of an object encoded into one.
+// Deeper text is not known; a deeper value is a hole, a value the program
+// computes.
+const (
+	maxTextDepth  = 8
+	maxValueDepth = 10
+)
+
 // text renders a string or []byte value as text, with holes marked.
 func (e *evaluator) text(v ssa.Value, depth int) (string, *ssa.Call, bool) {
-	if depth > 8 {
+	if depth > maxTextDepth {
 		return "", nil, false
 	}
 	switch x := strip(v).(type) {
@@ -461,7 +471,7 @@ func (e *evaluator) holesIn(s string) []ssa.Value {
 
 // value evaluates a Go value passed to json.Marshal into a tree.
 func (e *evaluator) value(v ssa.Value, depth int) (any, bool) {
-	if depth > 10 {
+	if depth > maxValueDepth {
 		return &hole{v}, true
 	}
 	v = strip(v)

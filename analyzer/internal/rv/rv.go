@@ -1379,11 +1379,15 @@ func (s *state) localCallee(c *ssa.CallCommon) *ssa.Function {
 	return nil
 }
 
+// maxFuncChain caps the steps resolveFunc takes from a function value to
+// its definition.
+const maxFuncChain = 8
+
 // resolveFunc follows a function value to where it is defined: through
 // conversions, free variables, and variables stored once (a captured
 // parameter or closure).
 func (s *state) resolveFunc(v ssa.Value) ssa.Value {
-	for i := 0; i < 8; i++ {
+	for i := 0; i < maxFuncChain; i++ {
 		v = strip(v)
 		switch x := v.(type) {
 		case *ssa.FreeVar:
