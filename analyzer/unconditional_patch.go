@@ -2,7 +2,6 @@ package analyzer
 
 import (
 	"fmt"
-	"go/ast"
 	"go/types"
 	"strings"
 
@@ -206,49 +205,6 @@ func fieldName(field string) string {
 		return "a field"
 	}
 	return field
-}
-
-// lockFix rewrites client.MergeFrom(base) into
-// client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{}),
-// and adds the option to StrategicMergeFrom(base, ...) and
-// MergeFromWithOptions(base, ...).
-func (ck *checker) lockFix(info *patch.Info) *analysis.SuggestedFix {
-	if info.Kind != patch.KindDiff || info.Site == nil || info.Lock {
-		return nil
-	}
-	ce := ck.calls[info.Site.Common().Pos()]
-	if ce == nil || len(ce.Args) == 0 || ce.Ellipsis.IsValid() {
-		return nil
-	}
-	sel, ok := ast.Unparen(ce.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return nil
-	}
-	pkg, ok := sel.X.(*ast.Ident)
-	if !ok {
-		return nil
-	}
-	lock := pkg.Name + ".MergeFromWithOptimisticLock{}"
-	last := ce.Args[len(ce.Args)-1]
-	edits := []analysis.TextEdit{{Pos: last.End(), End: last.End(), NewText: []byte(", " + lock)}}
-	switch sel.Sel.Name {
-	case "MergeFrom":
-		edits = append(edits, analysis.TextEdit{Pos: sel.Sel.Pos(), End: sel.Sel.End(), NewText: []byte("MergeFromWithOptions")})
-	case "StrategicMergeFrom", "MergeFromWithOptions":
-	default:
-		return nil
-	}
-	return &analysis.SuggestedFix{
-		Message:   "Add client.MergeFromWithOptimisticLock{} to the patch",
-		TextEdits: sortEdits(edits),
-	}
-}
-
-func sortEdits(edits []analysis.TextEdit) []analysis.TextEdit {
-	if len(edits) == 2 && edits[0].Pos > edits[1].Pos {
-		edits[0], edits[1] = edits[1], edits[0]
-	}
-	return edits
 }
 
 func indexedPath(path string) string {
