@@ -13,7 +13,8 @@ package analyzer
 //     numbers become resourceversion.CompareResourceVersion (rvParseFix).
 //
 // A fix is offered only where the edit is mechanical; a shape it does not
-// recognise gets no fix, never a guess.
+// recognise gets no fix, never a guess. Nodes are found with the cursors of
+// the package's inspector (checker.inspector) and callees with typeutil.
 
 import (
 	"fmt"
@@ -23,7 +24,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -31,14 +31,6 @@ import (
 	"github.com/lostupdate/lostupdate/analyzer/internal/patch"
 	"github.com/lostupdate/lostupdate/analyzer/internal/rv"
 )
-
-// inspector returns the inspector of the package's files (built once).
-func (ck *checker) inspector() *inspector.Inspector {
-	if ck.insp == nil {
-		ck.insp = inspector.New(ck.pass.Files)
-	}
-	return ck.insp
-}
 
 // ---- unconditional-patch ----
 

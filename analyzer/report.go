@@ -48,6 +48,14 @@ func (ck *checker) writes() *writes.Set {
 	return ck.recs
 }
 
+// inspector returns the inspector of the package's files (built once).
+func (ck *checker) inspector() *inspector.Inspector {
+	if ck.insp == nil {
+		ck.insp = inspector.New(ck.pass.Files)
+	}
+	return ck.insp
+}
+
 // report emits one diagnostic of a rule, once per rule and position.
 func (ck *checker) report(rule string, pos, end token.Pos, msg string, related []analysis.RelatedInformation, fixes ...analysis.SuggestedFix) {
 	key := fmt.Sprintf("%s@%d", rule, pos)

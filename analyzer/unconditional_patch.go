@@ -11,6 +11,7 @@ import (
 	"github.com/lostupdate/lostupdate/analyzer/internal/flow"
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
 	"github.com/lostupdate/lostupdate/analyzer/internal/patch"
+	"github.com/lostupdate/lostupdate/analyzer/internal/ssax"
 	"github.com/lostupdate/lostupdate/analyzer/internal/writes"
 )
 
@@ -223,7 +224,7 @@ func sentBy(w *writes.Write, field string, obj ssa.Value) bool {
 	if w.Client != nil && w.Client.Subresource == "status" {
 		return status
 	}
-	return !status || !model.HasStatus(concreteType(obj))
+	return !status || !model.HasStatus(ssax.ConcreteType(obj))
 }
 
 // clearedCopy reports whether a snapshot's resourceVersion was cleared.

@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+	"github.com/lostupdate/lostupdate/analyzer/internal/ssax"
 	"github.com/lostupdate/lostupdate/analyzer/internal/writes"
 )
 
@@ -70,7 +71,7 @@ const (
 // objectFamily tells built-in kinds from custom resources by the Go type of
 // the object written.
 func objectFamily(v ssa.Value) family {
-	t := concreteType(v)
+	t := ssax.ConcreteType(v)
 	if p, ok := t.Underlying().(*types.Pointer); ok {
 		t = p.Elem()
 	}
@@ -89,21 +90,4 @@ func objectFamily(v ssa.Value) family {
 		return unknownKind
 	}
 	return customResource
-}
-
-// concreteType returns the type of a value before it was converted to an
-// interface.
-func concreteType(v ssa.Value) types.Type {
-	for {
-		switch x := v.(type) {
-		case *ssa.MakeInterface:
-			v = x.X
-		case *ssa.ChangeType:
-			v = x.X
-		case *ssa.ChangeInterface:
-			v = x.X
-		default:
-			return v.Type()
-		}
-	}
 }

@@ -1,13 +1,13 @@
 package flow
 
 import (
-	"go/constant"
 	"go/token"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+	"github.com/lostupdate/lostupdate/analyzer/internal/ssax"
 )
 
 // aliases returns the values that refer to the same object as v, found
@@ -221,33 +221,12 @@ func (p *Package) nestedRVEvent(c ssa.CallInstruction, m ssa.Value) *event {
 // variadicConsts returns the values stored into the array behind a variadic
 // argument, in order.
 func variadicConsts(v ssa.Value) []ssa.Value {
-	sl, ok := v.(*ssa.Slice)
-	if !ok {
-		return nil
-	}
-	arr, ok := sl.X.(*ssa.Alloc)
-	if !ok {
-		return nil
-	}
 	byIndex := map[int64]ssa.Value{}
 	var max int64 = -1
-	for _, r := range *arr.Referrers() {
-		ia, ok := r.(*ssa.IndexAddr)
-		if !ok {
-			continue
-		}
-		c, ok := ia.Index.(*ssa.Const)
-		if !ok || c.Value == nil {
-			continue
-		}
-		i, _ := constant.Int64Val(c.Value)
-		for _, rr := range *ia.Referrers() {
-			if st, ok := rr.(*ssa.Store); ok && st.Addr == ia {
-				byIndex[i] = strip(st.Val)
-				if i > max {
-					max = i
-				}
-			}
+	for _, el := range ssax.VariadicElements(v) {
+		byIndex[el.Index] = el.Value // the last store of an element
+		if el.Index > max {
+			max = el.Index
 		}
 	}
 	var vals []ssa.Value

@@ -33,6 +33,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+	"github.com/lostupdate/lostupdate/analyzer/internal/ssax"
 )
 
 // Options are the user's additions to the client model.
@@ -82,8 +83,6 @@ func New(pkg *ssa.Package, funcs []*ssa.Function, opts Options, facts FactSource
 		Funcs:     funcs,
 		opts:      opts,
 		facts:     facts,
-		bindings:  make(map[*ssa.FreeVar]ssa.Value),
-		made:      make(map[*ssa.Function]*ssa.MakeClosure),
 		loops:     make(map[*ssa.Function][]*Loop),
 		summaries: make(map[*ssa.Function]*Summary),
 		computing: make(map[*ssa.Function]bool),
@@ -101,19 +100,11 @@ func New(pkg *ssa.Package, funcs []*ssa.Function, opts Options, facts FactSource
 						p.callsOf[callee] = append(p.callsOf[callee], c)
 					}
 				}
-				if mc, ok := instr.(*ssa.MakeClosure); ok {
-					if cl, ok := mc.Fn.(*ssa.Function); ok {
-						p.made[cl] = mc
-						for j, fv := range cl.FreeVars {
-							if j < len(mc.Bindings) {
-								p.bindings[fv] = mc.Bindings[j]
-							}
-						}
-					}
-				}
 			}
 		}
 	}
+	cs := ssax.ClosuresOf(funcs)
+	p.bindings, p.made = cs.Bindings, cs.Made
 	p.retried = make(map[*ssa.Function]*Retry)
 	p.funcArgs = p.indexFuncArgs()
 	return p
@@ -215,7 +206,7 @@ func within(fn, outer *ssa.Function) bool {
 // ---- value helpers ----
 
 // strip removes conversions that keep the identity of a value.
-func strip(v ssa.Value) ssa.Value { return model.Strip(v) }
+func strip(v ssa.Value) ssa.Value { return ssax.Strip(v) }
 
 // callee returns the function a static call or a call of a closure invokes.
 func callee(c *ssa.CallCommon) *ssa.Function {

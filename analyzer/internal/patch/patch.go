@@ -19,6 +19,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+	"github.com/lostupdate/lostupdate/analyzer/internal/ssax"
 )
 
 // Type is the patch type (the request's Content-Type).
@@ -731,7 +732,7 @@ func (info *Info) mergeBody(tree any) {
 
 // ---- value helpers ----
 
-func strip(v ssa.Value) ssa.Value { return model.Strip(v) }
+func strip(v ssa.Value) ssa.Value { return ssax.Strip(v) }
 
 func constString(v ssa.Value) (string, bool) {
 	c, ok := strip(v).(*ssa.Const)
@@ -744,39 +745,11 @@ func constString(v ssa.Value) (string, bool) {
 // variadic returns the values stored into the array behind a variadic
 // argument.
 func variadic(v ssa.Value) []ssa.Value {
-	sl, ok := v.(*ssa.Slice)
-	if !ok {
-		return nil
-	}
-	arr, ok := sl.X.(*ssa.Alloc)
-	if !ok {
-		return nil
-	}
-	type el struct {
-		i int64
-		v ssa.Value
-	}
-	var els []el
-	for _, r := range *arr.Referrers() {
-		ia, ok := r.(*ssa.IndexAddr)
-		if !ok {
-			continue
-		}
-		c, ok := ia.Index.(*ssa.Const)
-		if !ok {
-			continue
-		}
-		i, _ := constant.Int64Val(c.Value)
-		for _, rr := range *ia.Referrers() {
-			if st, ok := rr.(*ssa.Store); ok && st.Addr == ia {
-				els = append(els, el{i, strip(st.Val)})
-			}
-		}
-	}
-	sort.Slice(els, func(a, b int) bool { return els[a].i < els[b].i })
+	els := ssax.VariadicElements(v)
+	sort.Slice(els, func(a, b int) bool { return els[a].Index < els[b].Index })
 	out := make([]ssa.Value, len(els))
 	for i, e := range els {
-		out[i] = e.v
+		out[i] = e.Value
 	}
 	return out
 }
