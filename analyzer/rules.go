@@ -48,7 +48,9 @@ var rules = []rule{
 }
 
 // runRules runs every enabled rule, one after the other, on the records it
-// reads.
+// reads. A rule sees every record before the next rule starts, so that the
+// fields of a record the rules share are computed in the order of the
+// rules, once.
 func (ck *checker) runRules() {
 	for _, r := range rules {
 		if !ck.cfg.enabled(r.name) {
