@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lostupdate/lostupdate/analyzer/internal/flow"
@@ -65,13 +66,6 @@ func mustNew(cfg Config) *analysis.Analyzer {
 	return a
 }
 
-// packageFact marks a package that exports lostupdate facts, so that a
-// package importing only such packages is still analysed.
-type packageFact struct{}
-
-func (*packageFact) AFact()         {}
-func (*packageFact) String() string { return "has summaries" }
-
 // inScope reports whether a package can hold anything lostupdate reports or
 // summarises: it imports a modelled library or a package with summaries.
 func inScope(pass *analysis.Pass) bool {
@@ -89,6 +83,81 @@ func inScope(pass *analysis.Pass) bool {
 	return false
 }
 
+// runOpaqueRVOutOfScope runs opaque-rv on a package of the analysed module
+// that imports no Kubernetes library: a helper that parses or orders its
+// string arguments is found there and exported as a fact, so that callers
+// that pass it a resourceVersion are reported; names that say a string is a
+// resourceVersion (rv, lastResourceVersion) are the only sources there.
+// Packages of other modules (the standard library, dependencies) and
+// packages without a parse or an ordering of strings are skipped before any
+// SSA is built.
+func (c *Config) runOpaqueRVOutOfScope(pass *analysis.Pass) (err error) {
+	if !c.enabled("opaque-rv") || pass.Module == nil || pass.Module.Path == "" || pass.Module.Version != "" {
+		return nil
+	}
+	if !mayOrderStrings(pass) {
+		return nil
+	}
+	ssapkg, funcs, err := ssabuild.Build(pass.Fset, pass.Pkg, pass.Files, pass.TypesInfo)
+	if err != nil {
+		return fmt.Errorf("%s: %v", pass.Pkg.Path(), err)
+	}
+	ck := newChecker(pass, c, ssapkg, funcs)
+	defer ck.recoverInto(&err)
+	ck.runRules()
+	return nil
+}
+
+// mayOrderStrings reports whether a package has anything opaque-rv looks
+// for: a known parse or ordering function (strconv.Atoi, sort.Strings, ...),
+// an ordering of strings, max or min, or a function with a resourceVersion
+// fact.
+func mayOrderStrings(pass *analysis.Pass) bool {
+	found := false
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if found {
+				return false
+			}
+			switch x := n.(type) {
+			case *ast.BinaryExpr:
+				switch x.Op {
+				case token.LSS, token.LEQ, token.GTR, token.GEQ:
+					if t := pass.TypesInfo.TypeOf(x.X); t != nil && isStringType(t) {
+						found = true
+					}
+				}
+			case *ast.Ident:
+				switch obj := pass.TypesInfo.Uses[x].(type) {
+				case *types.Func:
+					if obj.Pkg() == nil || obj.Pkg() == pass.Pkg {
+						return true
+					}
+					var ff rv.FuncFact
+					if model.IsSinkFunc(model.FuncName(obj)) || pass.ImportObjectFact(obj.Origin(), &ff) {
+						found = true
+					}
+				case *types.TypeName:
+					if model.IsStringSlice(obj.Type()) {
+						found = true
+					}
+				case *types.Builtin:
+					if obj.Name() == "min" || obj.Name() == "max" {
+						found = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	return found
+}
+
+func isStringType(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
+
 func (c *Config) run(pass *analysis.Pass) (_ any, err error) {
 	if !inScope(pass) {
 		return nil, c.runOpaqueRVOutOfScope(pass)
@@ -97,37 +166,47 @@ func (c *Config) run(pass *analysis.Pass) (_ any, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", pass.Pkg.Path(), err)
 	}
-	funcs = c.capSize(pass, funcs)
-	ck := &checker{
-		pass:     pass,
-		cfg:      c,
-		calls:    indexCalls(pass.Files),
-		reported: map[string]bool{},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			where := pass.Pkg.Path()
-			if ck.current != nil {
-				where = fmt.Sprintf("%s (%s)", ck.current.String(), pass.Fset.Position(ck.current.Pos()))
-			}
-			err = fmt.Errorf("internal error analysing %s: %v; please report it", where, r)
-			if os.Getenv("LOSTUPDATE_TRACE") != "" {
-				err = fmt.Errorf("%v\n%s", err, debug.Stack())
-			}
-		}
-	}()
-	ck.flow = flow.New(ssapkg, funcs, flow.Options{
+	ck := newChecker(pass, c, ssapkg, funcs)
+	defer ck.recoverInto(&err)
+	ck.flow = flow.New(ssapkg, ck.funcs, flow.Options{
 		RetryHelpers: set(c.RetryHelpers),
 		SafeWriters:  set(c.SafeWriters),
 	}, factSource{pass})
-	ck.exportFacts(funcs)
-	for _, r := range rules {
-		if c.enabled(r.name) {
-			r.check(ck)
-		}
-	}
+	ck.exportFacts()
+	ck.runRules()
 	ck.checkDirectives()
 	return nil, nil
+}
+
+// newChecker prepares a run on a package whose SSA is built: functions over
+// the size cap are left out.
+func newChecker(pass *analysis.Pass, cfg *Config, pkg *ssa.Package, funcs []*ssa.Function) *checker {
+	ck := &checker{
+		pass:     pass,
+		cfg:      cfg,
+		ssaPkg:   pkg,
+		funcs:    cfg.capSize(pass, funcs),
+		reported: map[string]bool{},
+	}
+	ck.calls = indexCalls(ck.inspector())
+	return ck
+}
+
+// recoverInto turns a panic of the run into an error that names the
+// function being looked at, or the package.
+func (ck *checker) recoverInto(err *error) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	where := ck.pass.Pkg.Path()
+	if ck.current != nil {
+		where = fmt.Sprintf("%s (%s)", ck.current.String(), ck.pass.Fset.Position(ck.current.Pos()))
+	}
+	*err = fmt.Errorf("internal error analysing %s: %v; please report it", where, r)
+	if os.Getenv("LOSTUPDATE_TRACE") != "" {
+		*err = fmt.Errorf("%v\n%s", *err, debug.Stack())
+	}
 }
 
 // capSize drops functions over the size cap; with ReportSkipped, it reports each
@@ -159,50 +238,12 @@ func (c *Config) capSize(pass *analysis.Pass, funcs []*ssa.Function) []*ssa.Func
 	return out
 }
 
-// exportFacts exports the summaries of the package's exported functions and
-// methods that callers in other packages need.
-func (ck *checker) exportFacts(funcs []*ssa.Function) {
-	any := false
-	for _, fn := range funcs {
-		if fn.Parent() != nil {
-			continue
-		}
-		obj, ok := fn.Object().(*types.Func)
-		if !ok || obj == nil || !obj.Exported() {
-			continue
-		}
-		ck.current = fn
-		if f := ck.flow.Fact(fn); f != nil {
-			ck.pass.ExportObjectFact(obj, f)
-			any = true
-		}
-	}
-	ck.current = nil
-	if any {
-		ck.pass.ExportPackageFact(new(packageFact))
-	}
-}
-
-type factSource struct{ pass *analysis.Pass }
-
-func (s factSource) FuncFact(fn *types.Func) *flow.FuncFact {
-	var f flow.FuncFact
-	if s.pass.ImportObjectFact(fn, &f) {
-		return &f
-	}
-	return nil
-}
-
 // indexCalls maps the Lparen of every call expression to the call.
-func indexCalls(files []*ast.File) map[token.Pos]*ast.CallExpr {
+func indexCalls(ins *inspector.Inspector) map[token.Pos]*ast.CallExpr {
 	m := map[token.Pos]*ast.CallExpr{}
-	for _, f := range files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			if c, ok := n.(*ast.CallExpr); ok {
-				m[c.Lparen] = c
-			}
-			return true
-		})
+	for c := range ins.Root().Preorder((*ast.CallExpr)(nil)) {
+		call := c.Node().(*ast.CallExpr)
+		m[call.Lparen] = call
 	}
 	return m
 }

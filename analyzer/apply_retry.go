@@ -6,35 +6,32 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/lostupdate/lostupdate/analyzer/internal/flow"
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+	"github.com/lostupdate/lostupdate/analyzer/internal/writes"
 )
 
 // checkApplyRetry reports Server-Side Apply calls inside a conflict retry:
 // their 409 is a field-ownership conflict that a retry does not clear.
-func checkApplyRetry(ck *checker) {
-	for _, w := range ck.writeSites() {
-		if w.Client == nil || !ck.isApply(w) {
-			continue
-		}
-		ck.current = w.Call.Parent()
-		r := ck.flow.RetryOfWrite(w)
-		if r == nil || forced(w) {
-			continue
-		}
-		what := ck.writeText(w)
-		pos, end := ck.callPos(w.Call)
-		ck.report("apply-retry", pos, end,
-			what+" is a Server-Side Apply inside "+r.Name+": its 409 Conflict is a field-ownership conflict, not a stale resourceVersion, "+
-				"so re-reading and retrying does not clear it; resolve the ownership (stop setting fields another manager owns) or apply with force",
-			[]analysis.RelatedInformation{related(r.Pos(), "the retry: %s", r.Name)})
+func checkApplyRetry(ck *checker, w *writes.Write) []finding {
+	if w.Client == nil || !w.IsApply() {
+		return nil
 	}
+	r := w.Retry()
+	if r == nil || forced(w) {
+		return nil
+	}
+	what := ck.writeText(w)
+	pos, end := ck.callPos(w.Call)
+	return []finding{{pos: pos, end: end,
+		msg: what + " is a Server-Side Apply inside " + r.Name + ": its 409 Conflict is a field-ownership conflict, not a stale resourceVersion, " +
+			"so re-reading and retrying does not clear it; resolve the ownership (stop setting fields another manager owns) or apply with force",
+		related: []analysis.RelatedInformation{related(r.Pos(), "the retry: %s", r.Name)}}}
 }
 
 // forced reports whether a Server-Side Apply takes ownership by force:
 // ApplyOptions{Force: true}, PatchOptions{Force: ptr.To(true)},
 // client.ForceOwnership.
-func forced(w *flow.WriteSite) bool {
+func forced(w *writes.Write) bool {
 	c := w.Call.Common()
 	for _, arg := range model.Args(c) {
 		if hasForce(arg, 0) {
@@ -44,8 +41,12 @@ func forced(w *flow.WriteSite) bool {
 	return false
 }
 
+// maxForceDepth caps the values hasForce follows from an argument of an
+// apply to its Force option (an interface, a slice, a pointer, a literal).
+const maxForceDepth = 6
+
 func hasForce(v ssa.Value, depth int) bool {
-	if depth > 6 || v == nil {
+	if depth > maxForceDepth || v == nil {
 		return false
 	}
 	switch x := v.(type) {

@@ -8,51 +8,52 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lostupdate/lostupdate/analyzer/internal/flow"
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
-	"github.com/lostupdate/lostupdate/analyzer/internal/patch"
+	"github.com/lostupdate/lostupdate/analyzer/internal/rv"
+	"github.com/lostupdate/lostupdate/analyzer/internal/writes"
 )
 
 // checker is the state of one run of the Analyzer on one package.
 type checker struct {
 	pass     *analysis.Pass
 	cfg      *Config
-	flow     *flow.Package
+	ssaPkg   *ssa.Package
+	funcs    []*ssa.Function // the functions analysed: the package's, under the size cap
+	flow     *flow.Package   // nil for a package out of scope (see runOpaqueRVOutOfScope)
 	calls    map[token.Pos]*ast.CallExpr
 	reported map[string]bool
 	current  *ssa.Function // the function being looked at, for internal errors
-	writes   []*flow.WriteSite
-	// writeCalls are the calls of writes, indexed on first use.
-	writeCalls map[ssa.Instruction]bool
-	patches    map[*flow.WriteSite]*patch.Info
+	// recs are the records of the package's writes, built on first use.
+	recs *writes.Set
+	// rv is the resourceVersion analysis of the package, run on first use;
+	// rvServes: the package issues versions itself; rvTx names its code.
+	rv       *rv.Result
+	rvServes bool
+	rvTx     *rvText
+	insp     *inspector.Inspector // the package's files, built on first use
 	// directives are the package's suppression directives (see ignore.go),
 	// indexed on first use.
 	directives *directiveIndex
 }
 
-// isWrite reports whether an instruction is a write call (of the API, or of
-// a helper that writes).
-func (ck *checker) isWrite(instr ssa.Instruction) bool {
-	if ck.writeCalls == nil {
-		ck.writeCalls = map[ssa.Instruction]bool{}
-		for _, w := range ck.writeSites() {
-			ck.writeCalls[w.Call] = true
-		}
+// writes returns the records of the package's writes (built once).
+func (ck *checker) writes() *writes.Set {
+	if ck.recs == nil {
+		ck.recs = writes.Build(ck.flow)
 	}
-	return ck.writeCalls[instr]
+	return ck.recs
 }
 
-// writeSites returns the write sites of the package (computed once).
-func (ck *checker) writeSites() []*flow.WriteSite {
-	if ck.writes == nil {
-		ck.writes = ck.flow.Writes()
-		if ck.writes == nil {
-			ck.writes = []*flow.WriteSite{}
-		}
+// inspector returns the inspector of the package's files (built once).
+func (ck *checker) inspector() *inspector.Inspector {
+	if ck.insp == nil {
+		ck.insp = inspector.New(ck.pass.Files)
 	}
-	return ck.writes
+	return ck.insp
 }
 
 // report emits one diagnostic of a rule, once per rule and position.
@@ -181,8 +182,8 @@ func short(s string) string {
 	return s
 }
 
-// objText names the object a write site writes.
-func (ck *checker) objText(w *flow.WriteSite) string {
+// objText names the object a write writes.
+func (ck *checker) objText(w *writes.Write) string {
 	if w.Client != nil {
 		return ck.argText(w.Call, w.Client.Obj)
 	}
@@ -197,7 +198,7 @@ func (ck *checker) objText(w *flow.WriteSite) string {
 
 // writeText names a write call and, where it can be told, the object it
 // writes: "Update of node".
-func (ck *checker) writeText(w *flow.WriteSite) string {
+func (ck *checker) writeText(w *writes.Write) string {
 	call := ck.callName(w.Call)
 	if obj := ck.objText(w); obj != "" && obj != "the object" {
 		call += " of " + obj
@@ -210,14 +211,6 @@ func related(pos token.Pos, format string, args ...any) analysis.RelatedInformat
 	return analysis.RelatedInformation{Pos: pos, Message: fmt.Sprintf(format, args...)}
 }
 
-// siteName names the call at an origin's site, for related information.
-func (ck *checker) siteName(instr ssa.Instruction) string {
-	if c, ok := instr.(ssa.CallInstruction); ok {
-		return ck.callName(c)
-	}
-	return ""
-}
-
 // fieldNameOf returns the name of the field a FieldAddr selects.
 func fieldNameOf(fa *ssa.FieldAddr) string {
 	st, ok := fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
@@ -225,4 +218,194 @@ func fieldNameOf(fa *ssa.FieldAddr) string {
 		return ""
 	}
 	return st.Field(fa.Field).Name()
+}
+
+// ---- names of resourceVersion code, for opaque-rv ----
+
+// rvText returns the namer of the code of rv findings, built on first use.
+func (ck *checker) rvText() *rvText {
+	if ck.rvTx == nil {
+		ck.rvTx = newRVText(ck)
+	}
+	return ck.rvTx
+}
+
+// rvText names the code of findings for messages.
+type rvText struct {
+	ck   *checker
+	sels map[token.Pos]*ast.SelectorExpr // by the position of Sel
+	bins map[token.Pos]*ast.BinaryExpr   // by OpPos
+}
+
+func newRVText(ck *checker) *rvText {
+	tx := &rvText{ck: ck, sels: map[token.Pos]*ast.SelectorExpr{}, bins: map[token.Pos]*ast.BinaryExpr{}}
+	for c := range ck.inspector().Root().Preorder((*ast.SelectorExpr)(nil), (*ast.BinaryExpr)(nil)) {
+		switch x := c.Node().(type) {
+		case *ast.SelectorExpr:
+			tx.sels[x.Sel.Pos()] = x
+		case *ast.BinaryExpr:
+			tx.bins[x.OpPos] = x
+		}
+	}
+	return tx
+}
+
+// pos returns where to report an instruction.
+func (tx *rvText) pos(instr ssa.Instruction) (token.Pos, token.Pos) {
+	if c, ok := instr.(ssa.CallInstruction); ok {
+		return tx.ck.callPos(c)
+	}
+	if b := tx.bins[instr.Pos()]; b != nil {
+		return b.Pos(), b.End()
+	}
+	if ce := tx.ck.calls[instr.Pos()]; ce != nil {
+		return ce.Pos(), ce.End()
+	}
+	return rv.PosOf(instr), token.NoPos
+}
+
+// expr returns the source of a comparison.
+func (tx *rvText) expr(instr ssa.Instruction) string {
+	if b := tx.bins[instr.Pos()]; b != nil {
+		if text := types.ExprString(b); len(text) <= 96 {
+			return text
+		}
+		return "the comparison " + b.Op.String()
+	}
+	return "a comparison"
+}
+
+// what names the call of an instruction.
+func (tx *rvText) what(instr ssa.Instruction) string {
+	if c, ok := instr.(ssa.CallInstruction); ok {
+		if ce := tx.ck.callExpr(c); ce != nil {
+			return short(types.ExprString(ce.Fun))
+		}
+	}
+	return "a parse"
+}
+
+// arg returns the source of argument i of the call an instruction is
+// (a conversion's operand for i == 0), or "".
+func (tx *rvText) arg(instr ssa.Instruction, i int) string {
+	var ce *ast.CallExpr
+	if c, ok := instr.(ssa.CallInstruction); ok {
+		ce = tx.ck.callExpr(c)
+	} else {
+		ce = tx.ck.calls[instr.Pos()]
+	}
+	if ce == nil || i >= len(ce.Args) {
+		return ""
+	}
+	return short(types.ExprString(ce.Args[i]))
+}
+
+// callText returns the source of the call an instruction is.
+func (tx *rvText) callText(instr ssa.Instruction, fallback string) string {
+	if c, ok := instr.(ssa.CallInstruction); ok {
+		if ce := tx.ck.callExpr(c); ce != nil {
+			if text := types.ExprString(ce); len(text) <= 96 {
+				return text
+			}
+		}
+	}
+	return fallback
+}
+
+// elems reports whether an ordering is of the elements of a slice: a sort,
+// slices.Max, a conversion to sort.StringSlice.
+func (tx *rvText) elems(instr ssa.Instruction) bool {
+	c, ok := instr.(ssa.CallInstruction)
+	if !ok {
+		return true
+	}
+	ce := tx.ck.callExpr(c)
+	if ce == nil || len(ce.Args) == 0 {
+		return false
+	}
+	t := tx.ck.pass.TypesInfo.TypeOf(ce.Args[0])
+	if t == nil {
+		return false
+	}
+	switch t.Underlying().(type) {
+	case *types.Slice, *types.Signature:
+		return true
+	}
+	return false
+}
+
+// source names a resourceVersion for a message: app.ResourceVersion,
+// obj.GetResourceVersion(), the parameter rv.
+func (tx *rvText) source(s *rv.Source) string {
+	if sel := tx.sels[s.Pos]; sel != nil {
+		text := types.ExprString(sel)
+		text = strings.Replace(text, ".ObjectMeta.", ".", 1)
+		text = strings.Replace(text, ".ListMeta.", ".", 1)
+		return short(text)
+	}
+	if ce := tx.ck.calls[s.Pos]; ce != nil {
+		if s.Kind == rv.FromUnstructured && len(ce.Args) > 0 {
+			return "the metadata.resourceVersion of " + short(types.ExprString(ce.Args[0]))
+		}
+		return short(types.ExprString(ce))
+	}
+	if s.Kind == rv.FromName {
+		return s.Name
+	}
+	return "the resourceVersion from " + s.Name
+}
+
+// sources names the versions of a finding: "a.ResourceVersion and
+// b.ResourceVersion", "x, y and 2 more".
+func (tx *rvText) sources(srcs []*rv.Source) string {
+	var names []string
+	for _, s := range namedOnlyIfAlone(srcs) {
+		n := tx.source(s)
+		if !containsString(names, n) {
+			names = append(names, n)
+		}
+	}
+	switch len(names) {
+	case 0:
+		return "a resourceVersion"
+	case 1:
+		return names[0]
+	case 2:
+		return names[0] + " and " + names[1]
+	}
+	return fmt.Sprintf("%s, %s and %d more resourceVersions", names[0], names[1], len(names)-2)
+}
+
+// namedOnlyIfAlone drops the sources that are only names (a parameter
+// called rv) when there are others: the versions passed to it.
+func namedOnlyIfAlone(srcs []*rv.Source) []*rv.Source {
+	var out []*rv.Source
+	for _, s := range srcs {
+		if s.Kind != rv.FromName {
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 {
+		return srcs
+	}
+	return out
+}
+
+func joinNames(names []string) string {
+	switch len(names) {
+	case 1:
+		return names[0]
+	case 2:
+		return names[0] + " and " + names[1]
+	}
+	return fmt.Sprintf("%s, %s and %d more", names[0], names[1], len(names)-2)
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

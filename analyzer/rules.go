@@ -1,28 +1,82 @@
 package analyzer
 
 import (
+	"go/token"
 	"sort"
 	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/lostupdate/lostupdate/analyzer/internal/rv"
+	"github.com/lostupdate/lostupdate/analyzer/internal/writes"
 )
 
-// rule is one of lostupdate's checks. Its documentation is the "# Rule name"
-// section of doc.go.
+// rule is one of lostupdate's checks: a function that decides, from one
+// record the analysis built, whether to report and what. Its documentation
+// is the "# Rule name" section of doc.go.
+//
+// A rule has one of the two: write decides on one write call of the
+// package, rv on one finding of the resourceVersion analysis. The framework
+// (checker.runRules) loops over the records, keeps the function being looked
+// at for internal errors, and reports what the rule returns under its name.
 type rule struct {
 	name  string
-	check func(*checker)
+	write func(ck *checker, w *writes.Write) []finding
+	rv    func(ck *checker, f *rv.Finding) []finding
+}
+
+// finding is one diagnostic a rule decides on; the framework adds the
+// rule's name.
+type finding struct {
+	pos, end token.Pos
+	msg      string
+	related  []analysis.RelatedInformation
+	fixes    []analysis.SuggestedFix
 }
 
 // rules are run in this order.
 var rules = []rule{
-	{"unconditional-update", checkUnconditionalUpdate},
-	{"stale-retry", checkStaleRetry},
-	{"missing-retry", checkMissingRetry},
-	{"stale-read", checkStaleRead},
-	{"unconditional-patch", checkUnconditionalPatch},
-	{"opaque-rv", checkOpaqueRV},
-	{"apply-retry", checkApplyRetry},
-	{"unbounded-retry", checkUnboundedRetry},
-	{"test-op-retry", checkTestOpRetry},
+	{name: "unconditional-update", write: checkUnconditionalUpdate},
+	{name: "stale-retry", write: checkStaleRetry},
+	{name: "missing-retry", write: checkMissingRetry},
+	{name: "stale-read", write: checkStaleRead},
+	{name: "unconditional-patch", write: checkUnconditionalPatch},
+	{name: "opaque-rv", rv: checkOpaqueRV},
+	{name: "apply-retry", write: checkApplyRetry},
+	{name: "unbounded-retry", write: checkUnboundedRetry},
+	{name: "test-op-retry", write: checkTestOpRetry},
+}
+
+// runRules runs every enabled rule, one after the other, on the records it
+// reads. A rule sees every record before the next rule starts, so that the
+// fields of a record the rules share are computed in the order of the
+// rules, once.
+func (ck *checker) runRules() {
+	for _, r := range rules {
+		if !ck.cfg.enabled(r.name) {
+			continue
+		}
+		switch {
+		case r.write != nil && ck.flow != nil: // out of scope, a package has no writes
+			for _, w := range ck.writes().All {
+				ck.current = w.Call.Parent()
+				ck.reportAll(r.name, r.write(ck, w))
+			}
+		case r.rv != nil:
+			ck.current = nil
+			for _, f := range ck.rvResult().Findings {
+				ck.current = f.Instr.Parent()
+				ck.reportAll(r.name, r.rv(ck, f))
+			}
+		}
+		ck.current = nil
+	}
+}
+
+func (ck *checker) reportAll(rule string, fs []finding) {
+	for _, f := range fs {
+		ck.report(rule, f.pos, f.end, f.msg, f.related, f.fixes...)
+	}
 }
 
 func ruleByName(name string) *rule {

@@ -2,7 +2,7 @@ package analyzer
 
 import (
 	"fmt"
-	"go/ast"
+	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -11,68 +11,66 @@ import (
 	"github.com/lostupdate/lostupdate/analyzer/internal/flow"
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
 	"github.com/lostupdate/lostupdate/analyzer/internal/patch"
+	"github.com/lostupdate/lostupdate/analyzer/internal/ssax"
+	"github.com/lostupdate/lostupdate/analyzer/internal/writes"
 )
 
 // checkUnconditionalPatch reports read-modify-write patches without a
 // precondition (every patch without one, in strict mode).
-func checkUnconditionalPatch(ck *checker) {
-	for _, w := range ck.writeSites() {
-		if w.Op != model.OpPatch {
-			continue
-		}
-		ck.current = w.Call.Parent()
-		if w.ReadsFirst {
-			ck.createOrPatch(w)
-			continue
-		}
-		info := ck.patchOf(w)
-		if info == nil || !info.Known || info.Type == patch.TypeApply || info.HasPrecondition() {
-			continue
-		}
-		why, rel := ck.patchHazard(w, info)
-		strict := false
-		if why == "" {
-			if !ck.cfg.StrictPatch || info.Kind == patch.KindObject {
-				continue
-			}
-			strict = true
-		}
-		call := ck.writeText(w)
-		kind := info.Type.String()
-		if info.Fn != "" && info.Kind == patch.KindDiff {
-			kind += " from " + info.Fn
-		} else if info.Fn != "" {
-			kind += " built by " + info.Fn
-		}
-		fix := ck.lockFix(info)
-		var advice string
-		switch {
-		case info.Kind == patch.KindDiff && info.Fn == "StrategicMergeFrom":
-			advice = "pass client.MergeFromWithOptimisticLock{} to StrategicMergeFrom so that a concurrent change fails with 409 Conflict, and retry on it"
-		case info.Kind == patch.KindDiff && strings.Contains(info.Fn, "From"):
-			advice = "add client.MergeFromWithOptimisticLock{} (client.MergeFromWithOptions) so that a concurrent change fails with 409 Conflict, and retry on it"
-		case info.Type == patch.TypeJSON:
-			advice = "add a test op on /metadata/resourceVersion with the version read, and retry when it fails (422, apierrors.IsInvalid) or on conflict"
-		default:
-			advice = "carry the metadata.resourceVersion read in the patch so that a concurrent change fails with 409 Conflict, and retry on it"
-		}
-
-		var fixes []analysis.SuggestedFix
-		if fix != nil {
-			fixes = append(fixes, *fix)
-		}
-		pos, end := ck.callPos(w.Call)
-		msg := call + " sends a " + kind + " without a precondition, and " + why + ", so a concurrent change is silently overwritten; " + advice
-		if strict {
-			msg = call + " sends a " + kind + " without a precondition (strict mode: every patch that is not Server-Side Apply needs one), " +
-				"so it overwrites whatever changed since the values it sends were decided; " + advice
-		}
-		ck.report("unconditional-patch", pos, end, msg, rel, fixes...)
+func checkUnconditionalPatch(ck *checker, w *writes.Write) []finding {
+	if w.Op != model.OpPatch {
+		return nil
 	}
+	if w.ReadsFirst {
+		return ck.createOrPatch(w)
+	}
+	if w.Condition().Verdict != writes.Unconditional {
+		return nil
+	}
+	info := w.Patch()
+	why, rel := ck.patchHazard(w, info)
+	strict := false
+	if why == "" {
+		if !ck.cfg.StrictPatch || info.Kind == patch.KindObject {
+			return nil
+		}
+		strict = true
+	}
+	call := ck.writeText(w)
+	kind := info.Type.String()
+	if info.Fn != "" && info.Kind == patch.KindDiff {
+		kind += " from " + info.Fn
+	} else if info.Fn != "" {
+		kind += " built by " + info.Fn
+	}
+	fix := ck.lockFix(info)
+	var advice string
+	switch {
+	case info.Kind == patch.KindDiff && info.Fn == "StrategicMergeFrom":
+		advice = "pass client.MergeFromWithOptimisticLock{} to StrategicMergeFrom so that a concurrent change fails with 409 Conflict, and retry on it"
+	case info.Kind == patch.KindDiff && strings.Contains(info.Fn, "From"):
+		advice = "add client.MergeFromWithOptimisticLock{} (client.MergeFromWithOptions) so that a concurrent change fails with 409 Conflict, and retry on it"
+	case info.Type == patch.TypeJSON:
+		advice = "add a test op on /metadata/resourceVersion with the version read, and retry when it fails (422, apierrors.IsInvalid) or on conflict"
+	default:
+		advice = "carry the metadata.resourceVersion read in the patch so that a concurrent change fails with 409 Conflict, and retry on it"
+	}
+
+	var fixes []analysis.SuggestedFix
+	if fix != nil {
+		fixes = append(fixes, *fix)
+	}
+	pos, end := ck.callPos(w.Call)
+	msg := call + " sends a " + kind + " without a precondition, and " + why + ", so a concurrent change is silently overwritten; " + advice
+	if strict {
+		msg = call + " sends a " + kind + " without a precondition (strict mode: every patch that is not Server-Side Apply needs one), " +
+			"so it overwrites whatever changed since the values it sends were decided; " + advice
+	}
+	return []finding{{pos: pos, end: end, msg: msg, related: rel, fixes: fixes}}
 }
 
 // patchHazard says why a patch without a precondition loses updates, or "".
-func (ck *checker) patchHazard(w *flow.WriteSite, info *patch.Info) (string, []analysis.RelatedInformation) {
+func (ck *checker) patchHazard(w *writes.Write, info *patch.Info) (string, []analysis.RelatedInformation) {
 	switch info.Kind {
 	case patch.KindDiff:
 		obj, from, to := w.Obj, info.Snapshot, ssa.Instruction(w.Call)
@@ -159,11 +157,11 @@ func (ck *checker) patchHazard(w *flow.WriteSite, info *patch.Info) (string, []a
 
 // createOrPatch reports controllerutil.CreateOrPatch calls whose mutate
 // function changes a list: the library sends a plain merge patch.
-func (ck *checker) createOrPatch(w *flow.WriteSite) {
+func (ck *checker) createOrPatch(w *writes.Write) []finding {
 	c := w.Call.Common()
 	fns := ck.flow.FuncValues(model.Arg(c, 3))
 	if len(fns) == 0 || w.Obj == nil {
-		return
+		return nil
 	}
 	for _, m := range ck.flow.Mutations(w.Obj, nil, nil) {
 		inside := false
@@ -176,13 +174,13 @@ func (ck *checker) createOrPatch(w *flow.WriteSite) {
 			continue
 		}
 		pos, end := ck.callPos(w.Call)
-		ck.report("unconditional-patch", pos, end,
-			"CreateOrPatch sends a merge patch without a precondition, and its mutate function changes "+listName(m.Field)+
-				" of "+ck.argText(w.Call, 2)+" (a merge patch replaces the whole list), so a concurrent change is silently overwritten; "+
+		return []finding{{pos: pos, end: end,
+			msg: "CreateOrPatch sends a merge patch without a precondition, and its mutate function changes " + listName(m.Field) +
+				" of " + ck.argText(w.Call, 2) + " (a merge patch replaces the whole list), so a concurrent change is silently overwritten; " +
 				"Get, change and Patch with client.MergeFromWithOptimisticLock{} (or Update) and retry on conflict",
-			[]analysis.RelatedInformation{related(flow.Pos(m.Instr), "%s changed here", listName(m.Field))})
-		return
+			related: []analysis.RelatedInformation{related(flow.Pos(m.Instr), "%s changed here", listName(m.Field))}}}
 	}
+	return nil
 }
 
 func (ck *checker) mutationRelated(m flow.Mutation, info *patch.Info) []analysis.RelatedInformation {
@@ -210,49 +208,6 @@ func fieldName(field string) string {
 	return field
 }
 
-// lockFix rewrites client.MergeFrom(base) into
-// client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{}),
-// and adds the option to StrategicMergeFrom(base, ...) and
-// MergeFromWithOptions(base, ...).
-func (ck *checker) lockFix(info *patch.Info) *analysis.SuggestedFix {
-	if info.Kind != patch.KindDiff || info.Site == nil || info.Lock {
-		return nil
-	}
-	ce := ck.calls[info.Site.Common().Pos()]
-	if ce == nil || len(ce.Args) == 0 || ce.Ellipsis.IsValid() {
-		return nil
-	}
-	sel, ok := ast.Unparen(ce.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return nil
-	}
-	pkg, ok := sel.X.(*ast.Ident)
-	if !ok {
-		return nil
-	}
-	lock := pkg.Name + ".MergeFromWithOptimisticLock{}"
-	last := ce.Args[len(ce.Args)-1]
-	edits := []analysis.TextEdit{{Pos: last.End(), End: last.End(), NewText: []byte(", " + lock)}}
-	switch sel.Sel.Name {
-	case "MergeFrom":
-		edits = append(edits, analysis.TextEdit{Pos: sel.Sel.Pos(), End: sel.Sel.End(), NewText: []byte("MergeFromWithOptions")})
-	case "StrategicMergeFrom", "MergeFromWithOptions":
-	default:
-		return nil
-	}
-	return &analysis.SuggestedFix{
-		Message:   "Add client.MergeFromWithOptimisticLock{} to the patch",
-		TextEdits: sortEdits(edits),
-	}
-}
-
-func sortEdits(edits []analysis.TextEdit) []analysis.TextEdit {
-	if len(edits) == 2 && edits[0].Pos > edits[1].Pos {
-		edits[0], edits[1] = edits[1], edits[0]
-	}
-	return edits
-}
-
 func indexedPath(path string) string {
 	if path == "a list element" {
 		return path
@@ -264,12 +219,12 @@ func indexedPath(path string) string {
 // sentBy reports whether a change to a field reaches the server through a
 // write: the status subresource takes only status, the main resource of an
 // object with a status takes everything but status.
-func sentBy(w *flow.WriteSite, field string, obj ssa.Value) bool {
+func sentBy(w *writes.Write, field string, obj ssa.Value) bool {
 	status := field == "status" || strings.HasPrefix(field, "status.")
 	if w.Client != nil && w.Client.Subresource == "status" {
 		return status
 	}
-	return !status || !model.HasStatus(concreteType(obj))
+	return !status || !model.HasStatus(ssax.ConcreteType(obj))
 }
 
 // clearedCopy reports whether a snapshot's resourceVersion was cleared.
@@ -302,4 +257,47 @@ func (ck *checker) copyOf(obj, base ssa.Value) *ssa.Call {
 		}
 	}
 	return nil
+}
+
+// patchTarget returns a predicate for the objects a typed or dynamic patch
+// writes: values of the type the call returns that were not built from
+// scratch (the object the code read and now patches).
+func (ck *checker) patchTarget(w *writes.Write) func(ssa.Value) bool {
+	c := w.Call.Common()
+	if w.Obj != nil {
+		set := map[ssa.Value]bool{}
+		for _, a := range ck.flow.Aliases(w.Obj) {
+			set[a] = true
+		}
+		return func(v ssa.Value) bool { return set[v] }
+	}
+	res := c.Signature().Results()
+	if res.Len() == 0 {
+		return func(ssa.Value) bool { return false }
+	}
+	target := res.At(0).Type()
+	return func(v ssa.Value) bool {
+		t := v.Type()
+		if !types.Identical(t, target) {
+			if p, ok := t.Underlying().(*types.Pointer); !ok || !types.Identical(p.Elem(), derefType(target)) {
+				return false
+			}
+		}
+		for _, o := range ck.flow.Object(v, w.Call) {
+			if o.Kind == flow.Read || o.Kind == flow.CacheRead {
+				return true // the object was read: its values are a read-modify-write
+			}
+			if o.Kind == flow.Unknown && o.Param != nil && ck.flow.ParamRead(o.Param) {
+				return true // a parameter that every caller fills with a read
+			}
+		}
+		return false
+	}
+}
+
+func derefType(t types.Type) types.Type {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
 }

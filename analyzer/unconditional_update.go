@@ -6,58 +6,58 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/lostupdate/lostupdate/analyzer/internal/flow"
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+	"github.com/lostupdate/lostupdate/analyzer/internal/ssax"
+	"github.com/lostupdate/lostupdate/analyzer/internal/writes"
 )
 
 // checkUnconditionalUpdate reports Updates of objects that carry no
 // resourceVersion from a read: built from scratch, or cleared.
-func checkUnconditionalUpdate(ck *checker) {
-	for _, w := range ck.writeSites() {
-		if w.Op != model.OpUpdate || w.Obj == nil || w.ReadsFirst || (w.Via != nil && w.ViaWrite.ReadsFirst) {
-			continue
-		}
-		ck.current = w.Call.Parent()
-		origins := ck.flow.Object(w.Obj, w.Call)
-		if !flow.AllNoResourceVersion(origins) {
-			continue
-		}
-		obj := ck.objText(w)
-		call := ck.callName(w.Call)
-		why := "is built without a resourceVersion"
-		var rel []analysis.RelatedInformation
-		for _, o := range origins {
-			switch {
-			case o.Kind == flow.Cleared:
-				why = "had its resourceVersion cleared"
-				rel = append(rel, related(o.Pos(), "resourceVersion of %s cleared here", obj))
-			case o.Decoded:
-				why = "is decoded from a manifest without a resourceVersion"
-				rel = append(rel, related(o.Pos(), "%s decoded here", obj))
-			case o.Via != nil:
-				why = "is built by " + o.Via.Name() + " without a resourceVersion"
-				rel = append(rel, related(o.Pos(), "%s built here", obj))
-			case o.Pos().IsValid():
-				rel = append(rel, related(o.Pos(), "%s built here", obj))
-			}
-		}
-		if w.Via != nil {
-			rel = append(rel, related(w.Via.Pos(), "%s writes its argument with %s", w.Via.Name(), w.ViaWrite.Op))
-			call = w.Via.Name() + " (an Update)"
-		}
-		effect := "so the PUT silently overwrites concurrent changes"
-		switch objectFamily(w.Obj) {
-		case customResource:
-			effect = "so the API server rejects it (a custom resource needs metadata.resourceVersion on update)"
-		case unknownKind:
-			effect = "so the PUT silently overwrites concurrent changes if it is a built-in kind, and is rejected if it is a custom resource"
-		}
-		pos, end := ck.callPos(w.Call)
-		ck.report("unconditional-update", pos, end,
-			call+" writes "+obj+", which "+why+", "+effect+"; "+
-				"Get the current object and modify it, or copy the resourceVersion you read into "+obj,
-			rel)
+func checkUnconditionalUpdate(ck *checker, w *writes.Write) []finding {
+	if w.Op != model.OpUpdate || w.HelperReadsFirst() {
+		return nil
 	}
+	cond := w.Condition()
+	if cond.Verdict != writes.Unconditional {
+		return nil
+	}
+	obj := ck.objText(w)
+	call := ck.callName(w.Call)
+	why := "is built without a resourceVersion"
+	switch cond.Reason {
+	case writes.Cleared:
+		why = "had its resourceVersion cleared"
+	case writes.Decoded:
+		why = "is decoded from a manifest without a resourceVersion"
+	case writes.BuiltByHelper:
+		why = "is built by " + cond.Via.Name() + " without a resourceVersion"
+	}
+	var rel []analysis.RelatedInformation
+	for _, e := range cond.Evidence {
+		switch e.Reason {
+		case writes.Cleared:
+			rel = append(rel, related(e.Pos, "resourceVersion of %s cleared here", obj))
+		case writes.Decoded:
+			rel = append(rel, related(e.Pos, "%s decoded here", obj))
+		default:
+			rel = append(rel, related(e.Pos, "%s built here", obj))
+		}
+	}
+	if w.Via != nil {
+		rel = append(rel, related(w.Via.Pos(), "%s writes its argument with %s", w.Via.Name(), w.ViaWrite.Op))
+		call = w.Via.Name() + " (an Update)"
+	}
+	effect := "so the PUT silently overwrites concurrent changes"
+	switch objectFamily(w.Obj) {
+	case customResource:
+		effect = "so the API server rejects it (a custom resource needs metadata.resourceVersion on update)"
+	case unknownKind:
+		effect = "so the PUT silently overwrites concurrent changes if it is a built-in kind, and is rejected if it is a custom resource"
+	}
+	pos, end := ck.callPos(w.Call)
+	return []finding{{pos: pos, end: end, related: rel,
+		msg: call + " writes " + obj + ", which " + why + ", " + effect + "; " +
+			"Get the current object and modify it, or copy the resourceVersion you read into " + obj}}
 }
 
 type family uint8
@@ -71,7 +71,7 @@ const (
 // objectFamily tells built-in kinds from custom resources by the Go type of
 // the object written.
 func objectFamily(v ssa.Value) family {
-	t := concreteType(v)
+	t := ssax.ConcreteType(v)
 	if p, ok := t.Underlying().(*types.Pointer); ok {
 		t = p.Elem()
 	}
@@ -90,21 +90,4 @@ func objectFamily(v ssa.Value) family {
 		return unknownKind
 	}
 	return customResource
-}
-
-// concreteType returns the type of a value before it was converted to an
-// interface.
-func concreteType(v ssa.Value) types.Type {
-	for {
-		switch x := v.(type) {
-		case *ssa.MakeInterface:
-			v = x.X
-		case *ssa.ChangeType:
-			v = x.X
-		case *ssa.ChangeInterface:
-			v = x.X
-		default:
-			return v.Type()
-		}
-	}
 }

@@ -1,13 +1,13 @@
 package flow
 
 import (
-	"go/constant"
 	"go/token"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+	"github.com/lostupdate/lostupdate/analyzer/internal/ssax"
 )
 
 // aliases returns the values that refer to the same object as v, found
@@ -19,7 +19,7 @@ func (p *Package) aliases(v ssa.Value) []ssa.Value {
 	}
 	seen := map[ssa.Value]bool{v: true}
 	out := []ssa.Value{v}
-	for i := 0; i < len(out) && i < 256; i++ {
+	for i := 0; i < len(out) && i < maxAliases; i++ {
 		x := out[i]
 		refs := x.Referrers()
 		if refs == nil {
@@ -221,33 +221,12 @@ func (p *Package) nestedRVEvent(c ssa.CallInstruction, m ssa.Value) *event {
 // variadicConsts returns the values stored into the array behind a variadic
 // argument, in order.
 func variadicConsts(v ssa.Value) []ssa.Value {
-	sl, ok := v.(*ssa.Slice)
-	if !ok {
-		return nil
-	}
-	arr, ok := sl.X.(*ssa.Alloc)
-	if !ok {
-		return nil
-	}
 	byIndex := map[int64]ssa.Value{}
 	var max int64 = -1
-	for _, r := range *arr.Referrers() {
-		ia, ok := r.(*ssa.IndexAddr)
-		if !ok {
-			continue
-		}
-		c, ok := ia.Index.(*ssa.Const)
-		if !ok || c.Value == nil {
-			continue
-		}
-		i, _ := constant.Int64Val(c.Value)
-		for _, rr := range *ia.Referrers() {
-			if st, ok := rr.(*ssa.Store); ok && st.Addr == ia {
-				byIndex[i] = strip(st.Val)
-				if i > max {
-					max = i
-				}
-			}
+	for _, el := range ssax.VariadicElements(v) {
+		byIndex[el.Index] = el.Value // the last store of an element
+		if el.Index > max {
+			max = el.Index
 		}
 	}
 	var vals []ssa.Value
@@ -488,7 +467,7 @@ func (p *Package) objectAt(v ssa.Value, at ssa.Instruction, depth int) []Origin 
 		case evFill:
 			if e.src == nil {
 				out = append(out, e.origin)
-			} else if depth < 8 {
+			} else if depth < maxFillDepth {
 				out = append(out, p.objectAt(e.src, e.instr, depth+1)...)
 			} else {
 				out = append(out, Origin{Kind: Unknown, Site: e.instr})
@@ -497,23 +476,6 @@ func (p *Package) objectAt(v ssa.Value, at ssa.Instruction, depth int) []Origin 
 	}
 	return dedupOrigins(out)
 }
-
-// allNoRV reports whether every origin carries no resourceVersion.
-func allNoRV(os []Origin) bool {
-	if len(os) == 0 {
-		return false
-	}
-	for _, o := range os {
-		if !o.Kind.NoResourceVersion() {
-			return false
-		}
-	}
-	return true
-}
-
-// AllNoResourceVersion reports whether an object certainly carries no
-// resourceVersion from a read: every origin is constructed or cleared.
-func AllNoResourceVersion(os []Origin) bool { return allNoRV(os) }
 
 // afterSuccess reports whether at can run only after call succeeded: call's
 // error is checked against nil and at is dominated by the branch where it is
@@ -550,7 +512,7 @@ func (p *Package) afterSuccess(call ssa.Instruction, at ssa.Instruction) bool {
 // marshalledObject returns the object whose encoding a byte slice is
 // (json.Marshal(obj), also through a variable), or nil.
 func (p *Package) marshalledObject(data ssa.Value) ssa.Value {
-	for depth := 0; data != nil && depth < 4; depth++ {
+	for depth := 0; data != nil && depth < maxMarshalChain; depth++ {
 		switch x := strip(data).(type) {
 		case *ssa.Extract:
 			call, ok := x.Tuple.(*ssa.Call)

@@ -16,7 +16,7 @@ func (p *Package) Feeding(v ssa.Value) []Origin {
 	var out []Origin
 	seen := map[ssa.Value]bool{}
 	work := []ssa.Value{v}
-	for len(work) > 0 && len(seen) < 256 {
+	for len(work) > 0 && len(seen) < maxFeedingValues {
 		x := work[len(work)-1]
 		work = work[:len(work)-1]
 		if x == nil || seen[x] {

@@ -5,6 +5,25 @@
 //
 // flow never reports. Its answers are conservative in one direction: when it
 // cannot tell, it says Unknown, and rules do not report Unknown.
+//
+// One Package answers all of these, for its memos are shared (a summary
+// needs provenance and retries, provenance needs summaries); each job has
+// its files:
+//
+//   - provenance: lattice.go (the origin lattice, its laws and what the
+//     rules read from it), origin.go (the origins of a value), events.go
+//     (what changes an object's resourceVersion, and Object, the origins at
+//     an instruction), feeding.go (the reads a value is computed from),
+//     mutations.go (changes to objects between two points);
+//   - retries: retry.go (retry helpers and hand-written retry loops);
+//   - error fate: errflow.go (what becomes of the error of a write);
+//   - write sites: writes.go (the calls that write, through helpers too);
+//   - summaries and facts: summary.go (what a function does with objects,
+//     for its callers), facts.go (the summaries exported to other packages);
+//   - flow.go: the Package, and control-flow and value helpers.
+//
+// The record of each write that the rules read is built from these by
+// package writes.
 package flow
 
 import (
@@ -14,6 +33,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+	"github.com/lostupdate/lostupdate/analyzer/internal/ssax"
 )
 
 // Options are the user's additions to the client model.
@@ -63,8 +83,6 @@ func New(pkg *ssa.Package, funcs []*ssa.Function, opts Options, facts FactSource
 		Funcs:     funcs,
 		opts:      opts,
 		facts:     facts,
-		bindings:  make(map[*ssa.FreeVar]ssa.Value),
-		made:      make(map[*ssa.Function]*ssa.MakeClosure),
 		loops:     make(map[*ssa.Function][]*Loop),
 		summaries: make(map[*ssa.Function]*Summary),
 		computing: make(map[*ssa.Function]bool),
@@ -82,23 +100,35 @@ func New(pkg *ssa.Package, funcs []*ssa.Function, opts Options, facts FactSource
 						p.callsOf[callee] = append(p.callsOf[callee], c)
 					}
 				}
-				if mc, ok := instr.(*ssa.MakeClosure); ok {
-					if cl, ok := mc.Fn.(*ssa.Function); ok {
-						p.made[cl] = mc
-						for j, fv := range cl.FreeVars {
-							if j < len(mc.Bindings) {
-								p.bindings[fv] = mc.Bindings[j]
-							}
-						}
-					}
-				}
 			}
 		}
 	}
+	cs := ssax.ClosuresOf(funcs)
+	p.bindings, p.made = cs.Bindings, cs.Made
 	p.retried = make(map[*ssa.Function]*Retry)
 	p.funcArgs = p.indexFuncArgs()
 	return p
 }
+
+// Caps on the walks of flow. Each bounds a walk along a chain of values or
+// calls that real code keeps short, so that generated code or a cycle the
+// walk's seen set misses cannot make it slow; at its cap a walk answers with
+// what it found so far.
+const (
+	maxAliases           = 256 // aliases: values found forward from a value
+	maxAliasDepth        = 8   // objectAliases: conversions and variables back to a definition
+	maxFillDepth         = 8   // objectAt: copies followed back to the object copied (then Unknown)
+	maxRV0Depth          = 8   // rv0Site: values back from a read's options to a ResourceVersion "0"
+	maxParamReadDepth    = 3   // paramRead: callers followed to see that each passes a read
+	maxMutationDepth     = 6   // mutationsOn: fields and elements nested under an object
+	maxFieldChain        = 16  // readsObjectField: field and index addresses down to an object
+	maxReadFromValues    = 64  // ReadFrom: values walked back from a value a patch sends
+	maxFeedingValues     = 256 // Feeding: values walked back from a patch's data or name
+	maxMarshalChain      = 4   // marshalledObject: variables between patch data and its encoder
+	maxClientChain       = 16  // clientRoot: receivers, variables and fields back from a client call (CoreV1().Pods(ns))
+	maxFakeChain         = 8   // isFakeValue: the same for a client passed as an argument
+	maxConflictCallDepth = 2   // mentionsConflictFn: calls followed looking for a conflict test
+)
 
 // ---- control flow helpers ----
 
@@ -176,7 +206,7 @@ func within(fn, outer *ssa.Function) bool {
 // ---- value helpers ----
 
 // strip removes conversions that keep the identity of a value.
-func strip(v ssa.Value) ssa.Value { return model.Strip(v) }
+func strip(v ssa.Value) ssa.Value { return ssax.Strip(v) }
 
 // callee returns the function a static call or a call of a closure invokes.
 func callee(c *ssa.CallCommon) *ssa.Function {

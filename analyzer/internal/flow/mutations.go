@@ -60,7 +60,7 @@ func (p *Package) objectAliases(v ssa.Value) []ssa.Value {
 	var back func(v ssa.Value, depth int)
 	back = func(v ssa.Value, depth int) {
 		v = strip(v)
-		if seen[v] || depth > 8 {
+		if seen[v] || depth > maxAliasDepth {
 			return
 		}
 		seen[v] = true
@@ -103,7 +103,7 @@ func (p *Package) objectAliases(v ssa.Value) []ssa.Value {
 // object (or to a struct inside it, at path).
 func (p *Package) mutationsOn(a ssa.Value, path string, obj map[ssa.Value]bool, depth int) []Mutation {
 	refs := a.Referrers()
-	if refs == nil || depth > 6 {
+	if refs == nil || depth > maxMutationDepth {
 		return nil
 	}
 	var out []Mutation
@@ -334,7 +334,7 @@ func (p *Package) fromObject(v ssa.Value, obj map[ssa.Value]bool) bool {
 func (p *Package) ReadFrom(v ssa.Value, isObj func(ssa.Value) bool) ssa.Instruction {
 	seen := map[ssa.Value]bool{}
 	work := []ssa.Value{v}
-	for len(work) > 0 && len(seen) < 64 {
+	for len(work) > 0 && len(seen) < maxReadFromValues {
 		x := work[len(work)-1]
 		work = work[:len(work)-1]
 		if x == nil || seen[x] {
@@ -382,7 +382,7 @@ func (p *Package) ReadFrom(v ssa.Value, isObj func(ssa.Value) bool) ssa.Instruct
 // (through FieldAddr and IndexAddr), other than an identity field.
 func readsObjectField(addr ssa.Value, isObj func(ssa.Value) bool) bool {
 	first := ""
-	for depth := 0; depth < 16; depth++ {
+	for depth := 0; depth < maxFieldChain; depth++ {
 		if first != "" && isObj(strip(addr)) {
 			return !model.IsIdentityField(first)
 		}

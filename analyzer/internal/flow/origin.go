@@ -9,47 +9,6 @@ import (
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
 )
 
-// Kind is where an object comes from: its provenance.
-type Kind uint8
-
-const (
-	Unknown      Kind = iota // a parameter, a field, a global, a call the model does not know
-	Read                     // a Get or List served by the API server, or the object a write returned
-	CacheRead                // a lister or informer store
-	Constructed              // a composite literal, new(T), a zero value, an object decoded from a manifest
-	Cleared                  // its resourceVersion was set to ""
-	Precondition             // its resourceVersion was set from a read: a write of it is conditional
-)
-
-func (k Kind) String() string {
-	return [...]string{"unknown", "read", "cache read", "constructed", "cleared", "precondition"}[k]
-}
-
-// NoResourceVersion reports whether an object of this kind carries no
-// resourceVersion, so that a PUT of it is unconditional.
-func (k Kind) NoResourceVersion() bool { return k == Constructed || k == Cleared }
-
-// Origin is one possible provenance of an object.
-type Origin struct {
-	Kind    Kind
-	Site    ssa.Instruction // the read call, literal, store or call that gave the object this origin; nil for a parameter
-	Param   *ssa.Parameter  // Unknown: the parameter the object is
-	Via     *types.Func     // the helper function whose summary gave this origin
-	RV0     bool            // Read or CacheRead: read with ResourceVersion "0"
-	Decoded bool            // Constructed: decoded from a manifest
-}
-
-// Pos returns where the origin is, or token.NoPos.
-func (o Origin) Pos() token.Pos {
-	if o.Site != nil {
-		return Pos(o.Site)
-	}
-	if o.Param != nil {
-		return o.Param.Pos()
-	}
-	return token.NoPos
-}
-
 // objInfo is what is known of a value that refers to an object: where it can
 // come from, and the events that may change its resourceVersion.
 type objInfo struct {
@@ -463,7 +422,7 @@ func (p *Package) RV0Site(c *ssa.CallCommon, mc model.Call) *ssa.Store {
 }
 
 func (p *Package) rv0Site(v ssa.Value, depth int) *ssa.Store {
-	if depth > 8 || v == nil {
+	if depth > maxRV0Depth || v == nil {
 		return nil
 	}
 	v = strip(v)
@@ -544,24 +503,6 @@ func isNil(v ssa.Value) bool {
 	return ok && c.IsNil()
 }
 
-func dedupOrigins(os []Origin) []Origin {
-	type key struct {
-		k     Kind
-		site  ssa.Instruction
-		param *ssa.Parameter
-	}
-	seen := map[key]bool{}
-	out := os[:0]
-	for _, o := range os {
-		k := key{o.Kind, o.Site, o.Param}
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, o)
-		}
-	}
-	return out
-}
-
 func dedupEvents(es []*event) []*event {
 	seen := map[*event]bool{}
 	out := es[:0]
@@ -616,7 +557,7 @@ func (p *Package) ParamRead(param *ssa.Parameter) bool {
 
 func (p *Package) paramRead(param *ssa.Parameter, depth int) bool {
 	calls := p.callsOf[param.Parent()]
-	if len(calls) == 0 || depth > 3 {
+	if len(calls) == 0 || depth > maxParamReadDepth {
 		return false
 	}
 	for _, c := range calls {

@@ -330,7 +330,7 @@ func (p *Package) mentionsConflict(v ssa.Value, depth int) bool {
 }
 
 func (p *Package) mentionsConflictFn(fn *ssa.Function, depth int) bool {
-	if depth > 2 || fn == nil {
+	if depth > maxConflictCallDepth || fn == nil {
 		return false
 	}
 	for _, b := range fn.Blocks {

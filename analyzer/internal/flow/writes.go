@@ -178,7 +178,7 @@ func (p *Package) makesFake(cc *ssa.CallCommon) bool {
 // something the analysis cannot follow.
 func (p *Package) clientRoot(c *ssa.CallCommon) ssa.Value {
 	v := model.Recv(c)
-	for depth := 0; v != nil && depth < 16; depth++ {
+	for depth := 0; v != nil && depth < maxClientChain; depth++ {
 		switch x := strip(v).(type) {
 		case *ssa.Call:
 			if r := model.Recv(x.Common()); r != nil {
@@ -263,7 +263,7 @@ func literalField(fa *ssa.FieldAddr) ssa.Value {
 // isFakeValue reports whether a value is a fake client made in the analysed
 // code (passed to a helper as its client).
 func (p *Package) isFakeValue(v ssa.Value) bool {
-	for depth := 0; v != nil && depth < 8; depth++ {
+	for depth := 0; v != nil && depth < maxFakeChain; depth++ {
 		switch x := strip(v).(type) {
 		case *ssa.Call:
 			if r := model.Recv(x.Common()); r != nil {

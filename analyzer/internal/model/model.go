@@ -455,31 +455,6 @@ func IsObject(t types.Type) bool {
 	return false
 }
 
-// Strip removes the conversions that keep the identity of a value:
-// interface conversions, named-type changes, conversions and type
-// assertions that cannot fail.
-func Strip(v ssa.Value) ssa.Value {
-	for {
-		switch x := v.(type) {
-		case *ssa.MakeInterface:
-			v = x.X
-		case *ssa.ChangeInterface:
-			v = x.X
-		case *ssa.ChangeType:
-			v = x.X
-		case *ssa.Convert:
-			v = x.X
-		case *ssa.TypeAssert:
-			if x.CommaOk {
-				return v
-			}
-			v = x.X
-		default:
-			return v
-		}
-	}
-}
-
 // IsObjectMeta reports whether t (or *t) is metav1.ObjectMeta, the
 // metadata of an object.
 func IsObjectMeta(t types.Type) bool { return isNamed(t, MetaV1, "ObjectMeta") }

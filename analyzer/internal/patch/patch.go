@@ -19,6 +19,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+	"github.com/lostupdate/lostupdate/analyzer/internal/ssax"
 )
 
 // Type is the patch type (the request's Content-Type).
@@ -306,9 +307,19 @@ func (e *evaluator) tree(v ssa.Value) (any, *ssa.Call, bool) {
 	return e.unmark(t), site, true
 }
 
+// Caps on the evaluation of a patch: the nesting of the string operations
+// (concatenations, Sprintf, conversions) that build a body's text, and of
+// the values (literals, maps, slices, fields) of an object encoded into one.
+// Deeper text is not known; a deeper value is a hole, a value the program
+// computes.
+const (
+	maxTextDepth  = 8
+	maxValueDepth = 10
+)
+
 // text renders a string or []byte value as text, with holes marked.
 func (e *evaluator) text(v ssa.Value, depth int) (string, *ssa.Call, bool) {
-	if depth > 8 {
+	if depth > maxTextDepth {
 		return "", nil, false
 	}
 	switch x := strip(v).(type) {
@@ -461,7 +472,7 @@ func (e *evaluator) holesIn(s string) []ssa.Value {
 
 // value evaluates a Go value passed to json.Marshal into a tree.
 func (e *evaluator) value(v ssa.Value, depth int) (any, bool) {
-	if depth > 10 {
+	if depth > maxValueDepth {
 		return &hole{v}, true
 	}
 	v = strip(v)
@@ -721,7 +732,7 @@ func (info *Info) mergeBody(tree any) {
 
 // ---- value helpers ----
 
-func strip(v ssa.Value) ssa.Value { return model.Strip(v) }
+func strip(v ssa.Value) ssa.Value { return ssax.Strip(v) }
 
 func constString(v ssa.Value) (string, bool) {
 	c, ok := strip(v).(*ssa.Const)
@@ -734,39 +745,11 @@ func constString(v ssa.Value) (string, bool) {
 // variadic returns the values stored into the array behind a variadic
 // argument.
 func variadic(v ssa.Value) []ssa.Value {
-	sl, ok := v.(*ssa.Slice)
-	if !ok {
-		return nil
-	}
-	arr, ok := sl.X.(*ssa.Alloc)
-	if !ok {
-		return nil
-	}
-	type el struct {
-		i int64
-		v ssa.Value
-	}
-	var els []el
-	for _, r := range *arr.Referrers() {
-		ia, ok := r.(*ssa.IndexAddr)
-		if !ok {
-			continue
-		}
-		c, ok := ia.Index.(*ssa.Const)
-		if !ok {
-			continue
-		}
-		i, _ := constant.Int64Val(c.Value)
-		for _, rr := range *ia.Referrers() {
-			if st, ok := rr.(*ssa.Store); ok && st.Addr == ia {
-				els = append(els, el{i, strip(st.Val)})
-			}
-		}
-	}
-	sort.Slice(els, func(a, b int) bool { return els[a].i < els[b].i })
+	els := ssax.VariadicElements(v)
+	sort.Slice(els, func(a, b int) bool { return els[a].Index < els[b].Index })
 	out := make([]ssa.Value, len(els))
 	for i, e := range els {
-		out[i] = e.v
+		out[i] = e.Value
 	}
 	return out
 }

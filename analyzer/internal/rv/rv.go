@@ -27,6 +27,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+	"github.com/lostupdate/lostupdate/analyzer/internal/ssax"
 )
 
 // Kind is what a finding is.
@@ -123,21 +124,7 @@ func Analyze(pkg *ssa.Package, funcs []*ssa.Function, facts FactSource) *Result 
 	if !s.anything() {
 		return &Result{Funcs: map[*types.Func]*FuncFact{}, Fields: map[*types.Var]*FieldFact{}}
 	}
-	for _, fn := range funcs {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				if mc, ok := instr.(*ssa.MakeClosure); ok {
-					if cl, ok := mc.Fn.(*ssa.Function); ok {
-						for j, fv := range cl.FreeVars {
-							if j < len(mc.Bindings) {
-								s.bindings[fv] = mc.Bindings[j]
-							}
-						}
-					}
-				}
-			}
-		}
-	}
+	s.bindings = ssax.ClosuresOf(funcs).Bindings
 	// Phase 1: which containers and locations flow into each other.
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
@@ -1379,11 +1366,15 @@ func (s *state) localCallee(c *ssa.CallCommon) *ssa.Function {
 	return nil
 }
 
+// maxFuncChain caps the steps resolveFunc takes from a function value to
+// its definition.
+const maxFuncChain = 8
+
 // resolveFunc follows a function value to where it is defined: through
 // conversions, free variables, and variables stored once (a captured
 // parameter or closure).
 func (s *state) resolveFunc(v ssa.Value) ssa.Value {
-	for i := 0; i < 8; i++ {
+	for i := 0; i < maxFuncChain; i++ {
 		v = strip(v)
 		switch x := v.(type) {
 		case *ssa.FreeVar:
@@ -1516,7 +1507,7 @@ func paramIndex(p *ssa.Parameter) int {
 }
 
 // strip removes conversions that keep the identity of a value.
-func strip(v ssa.Value) ssa.Value { return model.Strip(v) }
+func strip(v ssa.Value) ssa.Value { return ssax.Strip(v) }
 
 // sinkKind is the kind of sink a function of the model is.
 func sinkKind(k model.SinkKind) Kind {

@@ -1,0 +1,185 @@
+package flow
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+)
+
+// FuncFact is the summary of a function exported for the packages that call
+// it: what it returns, which parameters it reads into or writes, which
+// function parameters it runs inside a conflict retry. Parameter indices
+// count a method's receiver as 0.
+type FuncFact struct {
+	Returns      []ReturnFact
+	ReadsInto    []int
+	Writes       []WriteFact
+	Retries      []RetryFact
+	ConflictTest bool // tests its error argument for a conflict
+	Mutates      []MutateFact
+	Patches      []PatchFact
+	LogsErrors   bool // only logs the error (or the ...any arguments) it is given
+	// SwallowsConflict: returns the error it is given, but nil for a
+	// conflict.
+	SwallowsConflict bool
+	ReturnsFake      bool // returns a fake client (a test helper)
+	SetsRV           []int
+	ClearsRV         []int
+}
+
+// PatchFact says a result of a function is a patch body it builds.
+type PatchFact struct {
+	Result     int
+	JSON       bool  // a JSON patch (a list of operations)
+	Indexed    bool  // an operation addresses a list element by index
+	HasTest    bool  // a test operation
+	HasRV      bool  // metadata.resourceVersion
+	FromParams []int // it carries values computed from these (object) parameters
+}
+
+// MutateFact says a function changes a list of an object parameter, or sets
+// a field of it from a value it read from it.
+type MutateFact struct {
+	Param    int
+	Field    string // the first field changed, for messages
+	List     bool
+	Merge    bool // every list changed merges by key in a strategic merge patch
+	FromRead bool
+}
+
+// ReturnFact says a result of a function is always of one provenance.
+type ReturnFact struct {
+	Result int
+	Kind   Kind
+}
+
+// WriteFact says a function writes a parameter as it was passed.
+type WriteFact struct {
+	Param       int
+	Op          model.Op
+	ErrReturned bool // the write's error is returned to the caller
+	InRetry     bool // the write runs inside the function's own conflict retry
+	ReadsFirst  bool // the write reads the object itself first (controllerutil.CreateOrUpdate)
+	Client      int  // the parameter holding the client written through, or -1
+}
+
+func (a WriteFact) less(b WriteFact) bool {
+	return fmt.Sprint(a) < fmt.Sprint(b)
+}
+
+// RetryFact says a function runs a function parameter inside a conflict retry.
+type RetryFact struct {
+	Param        int
+	ConflictOnly bool
+	Bounded      bool
+	Backoff      bool
+	ByCond       bool // a wait condition: it retries conflicts if the function given does
+}
+
+func (*FuncFact) AFact() {}
+
+func (f *FuncFact) String() string {
+	var parts []string
+	for _, r := range f.Returns {
+		parts = append(parts, fmt.Sprintf("returns %s #%d", r.Kind, r.Result))
+	}
+	for _, i := range f.ReadsInto {
+		parts = append(parts, fmt.Sprintf("reads into #%d", i))
+	}
+	for _, w := range f.Writes {
+		s := fmt.Sprintf("writes #%d with %s", w.Param, w.Op)
+		if w.InRetry {
+			s += " in retry"
+		} else if w.ErrReturned {
+			s += " returning its error"
+		}
+		parts = append(parts, s)
+	}
+	for _, r := range f.Retries {
+		parts = append(parts, fmt.Sprintf("retries #%d on conflict", r.Param))
+	}
+	if f.ConflictTest {
+		parts = append(parts, "tests for conflict")
+	}
+	if f.LogsErrors {
+		parts = append(parts, "logs errors")
+	}
+	if f.SwallowsConflict {
+		parts = append(parts, "swallows conflicts")
+	}
+	if f.ReturnsFake {
+		parts = append(parts, "returns a fake client")
+	}
+	for _, i := range f.SetsRV {
+		parts = append(parts, fmt.Sprintf("sets resourceVersion of #%d", i))
+	}
+	for _, i := range f.ClearsRV {
+		parts = append(parts, fmt.Sprintf("clears resourceVersion of #%d", i))
+	}
+	for _, pf := range f.Patches {
+		kind := "merge patch"
+		if pf.JSON {
+			kind = "JSON patch"
+		}
+		parts = append(parts, fmt.Sprintf("returns a %s #%d", kind, pf.Result))
+	}
+	for _, m := range f.Mutates {
+		what := "fields"
+		if m.List {
+			what = "lists"
+		}
+		parts = append(parts, fmt.Sprintf("changes %s of #%d", what, m.Param))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func (f *FuncFact) returns(idx int) (Kind, bool) {
+	for _, r := range f.Returns {
+		if r.Result == idx {
+			return r.Kind, true
+		}
+	}
+	return Unknown, false
+}
+
+func (f *FuncFact) readsInto(i int) bool {
+	for _, x := range f.ReadsInto {
+		if x == i {
+			return true
+		}
+	}
+	return false
+}
+
+// Fact returns the fact to export for a function, or nil if it has nothing
+// callers need.
+func (p *Package) Fact(fn *ssa.Function) *FuncFact {
+	s := p.summary(fn)
+	f := &FuncFact{}
+	for i, os := range s.Returns {
+		if k, ok := uniformKind(os); ok {
+			f.Returns = append(f.Returns, ReturnFact{Result: i, Kind: k})
+		}
+	}
+	for i := range s.ReadsInto {
+		f.ReadsInto = append(f.ReadsInto, i)
+	}
+	sort.Ints(f.ReadsInto)
+	f.Writes = s.Writes
+	f.Retries = s.Retries
+	f.ConflictTest = s.ConflictTest
+	f.Mutates = s.Mutates
+	f.Patches = s.Patches
+	f.LogsErrors = s.LogsErrorArg
+	f.SwallowsConflict = s.SwallowsConflictArg
+	f.SetsRV, f.ClearsRV = s.SetsRV, s.ClearsRV
+	f.ReturnsFake = s.ReturnsFake
+	if len(f.Returns)+len(f.ReadsInto)+len(f.Writes)+len(f.Retries)+len(f.Mutates)+len(f.Patches)+len(f.SetsRV)+len(f.ClearsRV) == 0 && !f.ConflictTest && !f.LogsErrors && !f.SwallowsConflict && !f.ReturnsFake {
+		return nil
+	}
+	return f
+}
