@@ -66,21 +66,30 @@ func mustNew(cfg Config) *analysis.Analyzer {
 	return a
 }
 
+// CarriesFacts reports whether a package can hold lostupdate's facts, given
+// its path, the paths of its direct imports and whether each of them does:
+// it is outside the modelled libraries (client-go, apimachinery, api,
+// controller-runtime, ...) and imports one of their packages or a package
+// that carries facts. A driver may read every other package from export
+// data; the packages of the module under analysis must still be loaded from
+// source, since opaque-rv summarises their string helpers.
+func CarriesFacts(path string, imports []string, carries func(path string) bool) bool {
+	return model.CarriesFacts(path, imports, carries)
+}
+
 // inScope reports whether a package can hold anything lostupdate reports or
-// summarises: it imports a modelled library or a package with summaries.
+// summarises: it imports a modelled library or a package with summaries
+// (model.CarriesFacts, with the facts of the imports as the answer for them).
 func inScope(pass *analysis.Pass) bool {
-	if model.IsModelled(pass.Pkg.Path()) {
-		return false
-	}
+	var imports []string
+	byPath := map[string]*types.Package{}
 	for _, imp := range pass.Pkg.Imports() {
-		if model.IsModelled(imp.Path()) {
-			return true
-		}
-		if pass.ImportPackageFact(imp, new(packageFact)) {
-			return true
-		}
+		imports = append(imports, imp.Path())
+		byPath[imp.Path()] = imp
 	}
-	return false
+	return model.CarriesFacts(pass.Pkg.Path(), imports, func(path string) bool {
+		return pass.ImportPackageFact(byPath[path], new(packageFact))
+	})
 }
 
 // runOpaqueRVOutOfScope runs opaque-rv on a package of the analysed module
