@@ -7,15 +7,272 @@
 //
 // or as a go vet tool (the path must be absolute):
 //
-//	go vet -vettool=$(which lostupdate) ./...
+//	go vet -vettool=$(go env GOPATH)/bin/lostupdate ./...
 //
 // Run "lostupdate help" for the rules and flags.
+//
+// Standalone, lostupdate loads from source only the packages that can carry
+// its facts (see load.go) and reads every other dependency from export
+// data; under go vet it is a unitchecker, which go vet gives each package's
+// dependencies' facts.
 package main
 
 import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/analysis/singlechecker"
 
 	"github.com/lostupdate/lostupdate/analyzer"
 )
 
-func main() { singlechecker.Main(analyzer.Analyzer) }
+const name = analyzer.Name
+
+// options are the driver's own flags.
+type options struct {
+	json       bool
+	sarif      bool
+	format     string
+	context    int
+	fix        bool
+	diff       bool
+	tests      bool
+	version    bool
+	vflag      versionFlag
+	cpuprofile string
+	memprofile string
+	printFlags bool
+}
+
+// newFlagSet returns the command's flag set: the analyzer's flags and the
+// driver's.
+func newFlagSet(a *analysis.Analyzer, o *options) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	a.Flags.VisitAll(func(f *flag.Flag) { fs.Var(f.Value, f.Name, f.Usage) })
+	fs.BoolVar(&o.json, "json", false, "print the findings as go/analysis JSON on standard output")
+	fs.BoolVar(&o.sarif, "sarif", false, "print the findings as SARIF 2.1.0 on standard output (same as -format=sarif)")
+	fs.StringVar(&o.format, "format", "text", "output format: text, json or sarif")
+	fs.IntVar(&o.context, "c", -1, "display the offending line with this many lines of context")
+	fs.BoolVar(&o.fix, "fix", false, "apply the suggested fixes")
+	fs.BoolVar(&o.diff, "diff", false, "with -fix, do not change the files but print a unified diff")
+	fs.BoolVar(&o.tests, "test", true, "analyse the packages' tests too")
+	fs.BoolVar(&o.version, "version", false, "print the version and exit")
+	fs.Var(&o.vflag, "V", "print the version and exit (-V=full: the form go vet reads)")
+	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
+	fs.StringVar(&o.memprofile, "memprofile", "", "write a memory profile to this file")
+	fs.BoolVar(&o.printFlags, "flags", false, "print the flags in JSON (for go vet)")
+	return fs
+}
+
+const shortUsage = `usage: lostupdate [flags] [packages]
+       go vet -vettool=$(go env GOPATH)/bin/lostupdate [flags] [packages]
+Run "lostupdate -help" for the flags and "lostupdate help" for the rules.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func run(args []string) int {
+	if vetMode(args) {
+		return vet(args)
+	}
+	a := analyzer.Analyzer
+	var o options
+	fs := newFlagSet(a, &o)
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(os.Stderr, shortUsage)
+			fs.SetOutput(os.Stderr)
+			fs.PrintDefaults()
+			return 0
+		}
+		fmt.Fprintf(os.Stderr, "%s: %v\n%s", name, err, shortUsage)
+		return 2
+	}
+	if o.version || o.vflag.set {
+		fmt.Println(versionLine(o.vflag.full))
+		return 0
+	}
+	patterns := fs.Args()
+	if len(patterns) > 0 && patterns[0] == "help" {
+		help(os.Stdout, fs, a, patterns[1:])
+		return 0
+	}
+	if len(patterns) == 0 {
+		fmt.Fprintf(os.Stderr, "%s: no packages given\n%s", name, shortUsage)
+		return 2
+	}
+	if o.sarif {
+		o.format = "sarif"
+	}
+	if o.json {
+		o.format = "json"
+	}
+	switch o.format {
+	case "text", "json", "sarif":
+	default:
+		fmt.Fprintf(os.Stderr, "%s: -format=%s: want text, json or sarif\n%s", name, o.format, shortUsage)
+		return 2
+	}
+	if o.diff && !o.fix {
+		o.fix = true
+	}
+
+	if o.cpuprofile != "" {
+		f, err := os.Create(o.cpuprofile)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+			return 1
+		}
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
+	if o.memprofile != "" {
+		defer func() {
+			f, err := os.Create(o.memprofile)
+			if err == nil {
+				runtime.GC()
+				pprof.WriteHeapProfile(f)
+				f.Close()
+			}
+		}()
+	}
+	return analyse(a, &o, patterns)
+}
+
+// analyse loads the packages, runs the analyzer and prints the findings.
+func analyse(a *analysis.Analyzer, o *options, patterns []string) int {
+	wd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+		return 1
+	}
+	ld := &loader{dir: wd, tests: o.tests, notice: noticeOnce()}
+	ld.init()
+	slow := time.AfterFunc(noticeAfter(), func() {
+		ld.notice("building the dependencies' export data: the first run in a module can take minutes, later runs use the build cache")
+	})
+	pkgs, err := ld.load(patterns)
+	slow.Stop()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+		return 1
+	}
+	if len(pkgs) == 0 {
+		fmt.Fprintf(os.Stderr, "%s: %s matched no packages\n", name, strings.Join(patterns, " "))
+		return 1
+	}
+	code := 0
+	if printErrors(os.Stderr, ld) > 0 {
+		code = 1
+	}
+	graph, err := checker.Analyze([]*analysis.Analyzer{a}, pkgs, nil)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+		return 1
+	}
+	res := collect(graph)
+	if o.fix {
+		if err := applyFixes(res, o.diff, os.Stdout); err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+			return 1
+		}
+		return code
+	}
+	switch o.format {
+	case "json":
+		res.printJSON(os.Stdout)
+		return code
+	case "sarif":
+		if err := res.printSARIF(os.Stdout, a); err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+			return 1
+		}
+		return code
+	}
+	res.printText(os.Stderr, o.context)
+	if len(res.errors) > 0 {
+		return 1
+	}
+	if len(res.findings) > 0 && code == 0 {
+		return 3
+	}
+	return code
+}
+
+// noticeOnce returns a function that prints one notice line on standard
+// error, the first time it is called.
+func noticeOnce() func(string) {
+	var once sync.Once
+	return func(msg string) {
+		once.Do(func() { fmt.Fprintf(os.Stderr, "%s: %s\n", name, msg) })
+	}
+}
+
+// noticeAfter is how long the go command may run before lostupdate says
+// that it is building export data.
+func noticeAfter() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("LOSTUPDATE_NOTICE_AFTER")); err == nil {
+		return d
+	}
+	return 4 * time.Second
+}
+
+// help prints the analyzer's documentation and the flags.
+func help(w io.Writer, fs *flag.FlagSet, a *analysis.Analyzer, args []string) {
+	fmt.Fprintf(w, "%s: %s\n\n", a.Name, a.Doc)
+	fmt.Fprint(w, shortUsage)
+	fmt.Fprintln(w, "\nFlags:")
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+}
+
+// vetMode reports whether lostupdate runs under go vet: with a unit.cfg file
+// or asked for its flags.
+func vetMode(args []string) bool {
+	if len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg") {
+		return true
+	}
+	for _, a := range args {
+		if a == "-flags" || a == "--flags" {
+			return true
+		}
+	}
+	return false
+}
+
+// vet runs lostupdate as a go vet tool. A flag error is printed as one line
+// by the first of the processes go vet starts (one per package) and not
+// repeated by the others.
+func vet(args []string) int {
+	var o options
+	fs := newFlagSet(newAnalyzer(), &o)
+	fs.SetOutput(io.Discard)
+	if len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg") {
+		if err := fs.Parse(args[:len(args)-1]); err != nil {
+			if firstFlagError(err) {
+				fmt.Fprintf(os.Stderr, "%s: %v\nRun \"lostupdate -help\" for the flags.\n", name, err)
+			}
+			return 1
+		}
+		if o.vflag.set {
+			fmt.Println(versionLine(o.vflag.full))
+			return 0
+		}
+	}
+	os.Args = append([]string{os.Args[0]}, args...)
+	singlechecker.Main(analyzer.Analyzer)
+	return 0
+}
