@@ -125,7 +125,7 @@ func goList(dir string, tests bool, notice func(string), patterns []string) ([]*
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("go list: %v", err)
 	}
-	var stderr bytes.Buffer
+	var stderr, passOn bytes.Buffer
 	sc := bufio.NewScanner(errPipe)
 	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
 	for sc.Scan() {
@@ -134,11 +134,16 @@ func goList(dir string, tests bool, notice func(string), patterns []string) ([]*
 			notice("downloading the modules the packages need")
 		}
 		stderr.WriteString(line + "\n")
+		// Compiler errors of the packages (for export data) are left to
+		// the type checker; the go command's own messages are passed on.
+		if strings.HasPrefix(line, "go: ") {
+			passOn.WriteString(line + "\n")
+		}
 	}
 	if err := cmd.Wait(); err != nil {
 		return nil, fmt.Errorf("go list: %v\n%s", err, strings.TrimSpace(stderr.String()))
 	}
-	os.Stderr.Write(stderr.Bytes()) // warnings such as "matched no packages"
+	os.Stderr.Write(passOn.Bytes()) // warnings such as "matched no packages"
 	var out []*listPackage
 	dec := json.NewDecoder(&stdout)
 	for {

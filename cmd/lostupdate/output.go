@@ -49,8 +49,8 @@ func collect(g *checker.Graph) *results {
 	for act := range g.All() {
 		if act.Err != nil {
 			msg := act.Err.Error()
-			if strings.HasPrefix(msg, "failed prerequisites") {
-				continue // the failure is printed where it happened
+			if strings.HasPrefix(msg, "failed prerequisites") || len(act.Package.Errors) > 0 && act.Package.IllTyped {
+				continue // the errors are printed where they happened
 			}
 			line := fmt.Sprintf("%s: %s: %v", name, act.Package.ID, msg)
 			if !seenErr[line] {
@@ -214,6 +214,9 @@ func printErrors(w io.Writer, ld *loader) int {
 			continue
 		}
 		for _, e := range n.pkg.Errors {
+			if e.Kind == packages.ListError && strings.HasPrefix(e.Msg, "# ") && len(n.pkg.TypeErrors) > 0 {
+				continue // the compiler's errors, which the type checker reports too
+			}
 			line := e.Msg
 			if e.Pos != "" && e.Pos != "-" {
 				line = e.Pos + ": " + e.Msg
@@ -230,8 +233,6 @@ func printErrors(w io.Writer, ld *loader) int {
 	}
 	return len(lines)
 }
-
-var _ = packages.PrintErrors
 
 // firstFlagError reports whether this process is the first one of a go vet
 // run to meet a flag error: go vet starts lostupdate once per package, with
