@@ -262,6 +262,18 @@ func TestGoVet(t *testing.T) {
 	})
 }
 
+// TestGoVetBadFlag: go vet starts lostupdate once per package, dependencies
+// included; a bad flag is still reported once or a few times, not with a
+// usage per package.
+func TestGoVetBadFlag(t *testing.T) {
+	r := run(t, example, nil, "go", "vet", "-vettool="+lostupdateBinary(t), "-disable=stale-reed", "./...")
+	n := strings.Count(r.stderr, `unknown rule "stale-reed"`)
+	if r.code == 0 || n < 1 || n > 3 || strings.Count(r.stderr, "\n") > 4*n+2 {
+		t.Errorf("go vet -disable=stale-reed: exit %d, the error %d times, %d lines, want a failure that says it once:\n%s",
+			r.code, n, strings.Count(r.stderr, "\n"), r.stderr)
+	}
+}
+
 // parseJSONStream reads the go/analysis JSON output: one object per
 // package, {"pkg": {"lostupdate": [diagnostics]}}.
 func parseJSONStream(t *testing.T, module, out string) []finding {
