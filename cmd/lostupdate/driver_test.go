@@ -135,11 +135,28 @@ func relabelInTest(ctx context.Context, cs kubernetes.Interface) error {
 }
 `
 
-// opsModule is a module with one package, ops, and a test file.
+const opsExternalTestGo = `package ops_test
+
+import (
+	"context"
+
+	"k8s.io/client-go/kubernetes"
+
+	"lostupdate.test/ops"
+)
+
+func installInTest(ctx context.Context, cs kubernetes.Interface) error {
+	return ops.Install(ctx, cs, "default")
+}
+`
+
+// opsModule is a module with one package, ops, a test file and an external
+// test package.
 func opsModule(t *testing.T) string {
 	return module(t, t.TempDir(), "lostupdate.test", map[string]string{
-		"ops/ops.go":      opsGo,
-		"ops/ops_test.go": opsTestGo,
+		"ops/ops.go":        opsGo,
+		"ops/ops_test.go":   opsTestGo,
+		"ops/ops_x_test.go": opsExternalTestGo,
 	})
 }
 

@@ -188,14 +188,23 @@ func (ld *loader) load(patterns []string) ([]*packages.Package, error) {
 		ld.nodes[lp.ImportPath] = &node{lp: lp, root: !lp.DepOnly}
 	}
 	for _, n := range ld.nodes {
+		// Imports lists the IDs of the imports (those of test variants
+		// included); ImportMap maps the path written in the source to
+		// the ID where they differ.
 		n.imports = map[string]*node{}
-		for _, imp := range n.lp.Imports {
-			id := imp
-			if m, ok := n.lp.ImportMap[imp]; ok {
-				id = m
-			}
+		ids := map[string]bool{}
+		for _, id := range n.lp.Imports {
+			ids[id] = true
+		}
+		for path, id := range n.lp.ImportMap {
 			if dep := ld.nodes[id]; dep != nil {
-				n.imports[imp] = dep
+				n.imports[path] = dep
+			}
+			delete(ids, id)
+		}
+		for id := range ids {
+			if dep := ld.nodes[id]; dep != nil {
+				n.imports[id] = dep
 			}
 		}
 	}
