@@ -618,3 +618,42 @@ func TestSARIF(t *testing.T) {
 		t.Errorf("%d stale-read results, want 2", staleReads)
 	}
 }
+
+// TestREADMETryIt keeps the README's "Try it" block true: the findings of
+// the example, in order, each line a prefix of the real one (messages are
+// cut short at "...") with the checkout shown as /path/to/lostupdate.
+func TestREADMETryIt(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(readme), "<!-- try-it:begin")
+	block, _, ok2 := strings.Cut(block, "<!-- try-it:end -->")
+	if !ok || !ok2 {
+		t.Fatal("README.md has no try-it block")
+	}
+	var want []string
+	for _, l := range strings.Split(block, "\n") {
+		if findingLine.MatchString(l) {
+			want = append(want, l)
+		}
+	}
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := runIn(t, binary, filepath.Join(root, "example"), nil, "./...")
+	if code != 3 {
+		t.Errorf("exit %d on the example, the README says 3", code)
+	}
+	got := findings(strings.ReplaceAll(stderr, root, "/path/to/lostupdate"))
+	if len(got) != len(want) {
+		t.Fatalf("the example has %d findings, the README shows %d:\n%s", len(got), len(want), strings.Join(got, "\n"))
+	}
+	for i := range want {
+		prefix, cut := strings.CutSuffix(want[i], " ...")
+		if cut && !strings.HasPrefix(got[i], prefix) || !cut && got[i] != want[i] {
+			t.Errorf("README:  %s\nreal:    %s", want[i], got[i])
+		}
+	}
+}
