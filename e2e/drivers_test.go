@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/lostupdate/lostupdate/analyzer"
 )
 
@@ -271,6 +273,47 @@ func TestGoVetBadFlag(t *testing.T) {
 	if r.code == 0 || n < 1 || n > 3 || strings.Count(r.stderr, "\n") > 4*n+2 {
 		t.Errorf("go vet -disable=stale-reed: exit %d, the error %d times, %d lines, want a failure that says it once:\n%s",
 			r.code, n, strings.Count(r.stderr, "\n"), r.stderr)
+	}
+}
+
+// TestSARIFSchema validates lostupdate -format=sarif on the example against
+// the SARIF 2.1.0 schema (the OASIS errata01 schema, as the gosec module in
+// this module's dependencies carries it in its testdata).
+func TestSARIFSchema(t *testing.T) {
+	r := run(t, root, nil, "go", "list", "-C", filepath.Join(root, "e2e"), "-m", "-f", "{{.Dir}}", "github.com/securego/gosec/v2")
+	if r.code != 0 {
+		t.Fatalf("locating the gosec module: %s", r.stderr)
+	}
+	schemaFile := filepath.Join(strings.TrimSpace(r.stdout), "report", "sarif", "testdata", "sarif-schema-2.1.0.json")
+	data, err := os.ReadFile(schemaFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("sarif-schema-2.1.0.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	schema, err := c.Compile("sarif-schema-2.1.0.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := run(t, example, nil, lostupdateBinary(t), "-format=sarif", "./...")
+	if out.code != 0 {
+		t.Fatalf("lostupdate -format=sarif: exit %d\n%s", out.code, out.stderr)
+	}
+	log, err := jsonschema.UnmarshalJSON(strings.NewReader(out.stdout))
+	if err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out.stdout)
+	}
+	if err := schema.Validate(log); err != nil {
+		t.Errorf("the SARIF log does not conform to the schema: %v", err)
+	}
+	if !strings.Contains(out.stdout, `"fixes"`) || !strings.Contains(out.stdout, `"relatedLocations"`) {
+		t.Errorf("no fixes or related locations in the SARIF log")
 	}
 }
 
