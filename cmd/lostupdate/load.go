@@ -272,10 +272,41 @@ func (ld *loader) selectSource() {
 			n.source = false
 		}
 	}
+	ld.dropTestedPackages()
 	for _, n := range ld.nodes {
 		if n.source {
 			for _, dep := range n.imports {
 				dep.needed = true
+			}
+		}
+	}
+}
+
+// dropTestedPackages leaves out a matched package that has a test variant
+// (its files and its in-package tests) when no package loaded from source
+// imports it: as under go vet, the test variant is what is analysed, and a
+// finding in the package's own files is found there.
+func (ld *loader) dropTestedPackages() {
+	tested := map[string]bool{}
+	for _, n := range ld.nodes {
+		if n.lp.ForTest != "" && pkgPath(n.lp.ImportPath) == n.lp.ForTest && n.root {
+			tested[n.lp.ForTest] = true
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		imported := map[*node]bool{}
+		for _, n := range ld.nodes {
+			if n.source {
+				for _, dep := range n.imports {
+					imported[dep] = true
+				}
+			}
+		}
+		for _, n := range ld.nodes {
+			if n.root && n.source && n.lp.ForTest == "" && tested[n.lp.ImportPath] && !imported[n] {
+				n.root, n.source = false, false
+				changed = true
 			}
 		}
 	}

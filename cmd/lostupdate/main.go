@@ -179,7 +179,7 @@ func analyse(a *analysis.Analyzer, o *options, patterns []string) int {
 	if printErrors(os.Stderr, ld) > 0 {
 		code = 1
 	}
-	graph, err := checker.Analyze([]*analysis.Analyzer{a}, pkgs, nil)
+	graph, err := checker.Analyze([]*analysis.Analyzer{limit(a)}, pkgs, nil)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
 		return 1
@@ -293,4 +293,28 @@ func writeEmptyVetx(cfgFile string) {
 	if json.Unmarshal(data, &cfg) == nil && cfg.VetxOutput != "" {
 		os.WriteFile(cfg.VetxOutput, nil, 0o666)
 	}
+}
+
+// limit returns a copy of a whose passes run at most GOMAXPROCS at a time.
+// The checker starts every package's pass at once, and each holds its
+// package's SSA while it runs; on two cores, hundreds of half-done passes
+// would be in memory together.
+func limit(a *analysis.Analyzer) *analysis.Analyzer {
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	run := a.Run
+	l := &analysis.Analyzer{
+		Name:             a.Name,
+		Doc:              a.Doc,
+		URL:              a.URL,
+		Requires:         a.Requires,
+		ResultType:       a.ResultType,
+		FactTypes:        a.FactTypes,
+		RunDespiteErrors: a.RunDespiteErrors,
+		Run: func(pass *analysis.Pass) (any, error) {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			return run(pass)
+		},
+	}
+	return l
 }
