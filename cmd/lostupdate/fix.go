@@ -30,15 +30,7 @@ type edit struct {
 func applyFixes(res *results, diff bool, w io.Writer) error {
 	byFile := map[string][]edit{}
 	skipped := 0
-	generated := map[string]bool{}
-	for _, f := range res.findings {
-		for _, file := range f.act.Package.Syntax {
-			name := f.fset.File(file.FileStart).Name()
-			if _, ok := generated[name]; !ok {
-				generated[name] = ast.IsGenerated(file)
-			}
-		}
-	}
+	generated := res.generated
 	for _, f := range res.findings {
 		if len(f.diag.SuggestedFixes) == 0 {
 			continue

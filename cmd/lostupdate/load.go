@@ -96,6 +96,7 @@ type loader struct {
 	fset     *token.FileSet
 	sizes    types.Sizes
 	nodes    map[string]*node // by ID (go list ImportPath)
+	byTypes  map[*types.Package]*node
 	exportMu sync.Mutex
 	cpu      chan struct{}
 	notice   func(string)
@@ -213,23 +214,66 @@ func (ld *loader) load(patterns []string) ([]*packages.Package, error) {
 
 	var roots []*node
 	for _, n := range ld.nodes {
+		n.pkg = ld.newPackage(n)
 		if n.root {
 			roots = append(roots, n)
 		}
 	}
 	sort.Slice(roots, func(i, j int) bool { return roots[i].lp.ImportPath < roots[j].lp.ImportPath })
-	var wg sync.WaitGroup
-	for _, n := range roots {
-		wg.Add(1)
-		go func() { defer wg.Done(); ld.loadNode(n) }()
+	ld.byTypes = map[*types.Package]*node{}
+	for _, n := range ld.nodes {
+		ld.byTypes[n.pkg.Types] = n
 	}
-	wg.Wait()
 	ld.linkSource()
 	var out []*packages.Package
 	for _, n := range roots {
 		out = append(out, n.pkg)
 	}
 	return out, nil
+}
+
+// newPackage returns the packages.Package of a node, with an empty
+// types.Package (and types.Info, for one loaded from source) that loading
+// fills in. Every package gets its types.Package here, so that reading
+// export data, which fills in the packages it mentions, never makes a
+// second one for a path.
+func (ld *loader) newPackage(n *node) *packages.Package {
+	lp := n.lp
+	pkg := &packages.Package{
+		ID:              lp.ImportPath,
+		Name:            lp.Name,
+		PkgPath:         pkgPath(lp.ImportPath),
+		GoFiles:         absAll(lp.Dir, lp.GoFiles),
+		CompiledGoFiles: absAll(lp.Dir, lp.CompiledGoFiles),
+		OtherFiles: absAll(lp.Dir, concat(lp.CFiles, lp.CXXFiles, lp.MFiles, lp.HFiles, lp.FFiles,
+			lp.SFiles, lp.SwigFiles, lp.SwigCXXFiles, lp.SysoFiles)),
+		IgnoredFiles: absAll(lp.Dir, lp.IgnoredGoFiles),
+		ExportFile:   lp.Export,
+		Module:       lp.Module,
+		Fset:         ld.fset,
+		TypesSizes:   ld.sizes,
+		Imports:      map[string]*packages.Package{},
+		Types:        types.NewPackage(pkgPath(lp.ImportPath), lp.Name),
+		Syntax:       []*ast.File{},
+		TypesInfo:    newInfo(),
+	}
+	if lp.ImportPath == "unsafe" {
+		pkg.Types = types.Unsafe
+	}
+	if lp.Error != nil {
+		pkg.Errors = append(pkg.Errors, listErr(lp.Error))
+	}
+	return pkg
+}
+
+// loadTypes loads the types of a package loaded from source (and, first,
+// those of everything it imports), once; the analysis pass of a package
+// asks for it just before it runs, so that the syntax and type information
+// of a package need not be in memory before it is analysed, nor after.
+func (ld *loader) loadTypes(tpkg *types.Package) {
+	if n := ld.byTypes[tpkg]; n != nil {
+		ld.loadNode(n)
+	}
 }
 
 // selectSource marks the packages to load from source: the roots, the fact
@@ -312,7 +356,10 @@ func (ld *loader) dropTestedPackages() {
 	}
 }
 
-// loadNode loads the types of n, after those of its imports.
+// loadNode loads the types of n, after those of its imports: it
+// type-checks a package loaded from source, and reads the export data of
+// one that such a package imports (after that of its own imports: what it
+// says of them goes into their packages).
 func (ld *loader) loadNode(n *node) {
 	n.once.Do(func() {
 		var wg sync.WaitGroup
@@ -321,41 +368,13 @@ func (ld *loader) loadNode(n *node) {
 			go func() { defer wg.Done(); ld.loadNode(dep) }()
 		}
 		wg.Wait()
-		lp := n.lp
-		n.pkg = &packages.Package{
-			ID:              lp.ImportPath,
-			Name:            lp.Name,
-			PkgPath:         pkgPath(lp.ImportPath),
-			GoFiles:         absAll(lp.Dir, lp.GoFiles),
-			CompiledGoFiles: absAll(lp.Dir, lp.CompiledGoFiles),
-			OtherFiles: absAll(lp.Dir, concat(lp.CFiles, lp.CXXFiles, lp.MFiles, lp.HFiles, lp.FFiles,
-				lp.SFiles, lp.SwigFiles, lp.SwigCXXFiles, lp.SysoFiles)),
-			IgnoredFiles: absAll(lp.Dir, lp.IgnoredGoFiles),
-			ExportFile:   lp.Export,
-			Module:       lp.Module,
-			Fset:         ld.fset,
-			TypesSizes:   ld.sizes,
-			Imports:      map[string]*packages.Package{},
-		}
-		if lp.ImportPath == "unsafe" {
-			n.pkg.Types = types.Unsafe
-			n.pkg.Syntax = []*ast.File{}
-			n.pkg.TypesInfo = newInfo()
+		if n.lp.ImportPath == "unsafe" {
 			return
-		}
-		if lp.Error != nil {
-			n.pkg.Errors = append(n.pkg.Errors, listErr(lp.Error))
 		}
 		if n.source {
 			ld.typeCheck(n)
 			return
 		}
-		// Every package gets its types.Package here, so that reading
-		// export data, which fills in the packages it mentions, never
-		// makes a second one for a path. The export data of a package
-		// that a package loaded from source imports is read now, after
-		// that of its imports: what it says of them goes into theirs.
-		n.pkg.Types = types.NewPackage(n.pkg.PkgPath, lp.Name)
 		if n.needed {
 			if _, err := ld.exportTypes(n); err != nil {
 				n.pkg.Errors = append(n.pkg.Errors, packages.Error{Msg: err.Error(), Kind: packages.UnknownError})
@@ -415,8 +434,6 @@ func (ld *loader) exportTypes(n *node) (*types.Package, error) {
 // typeCheck parses and type-checks a package loaded from source.
 func (ld *loader) typeCheck(n *node) {
 	pkg := n.pkg
-	pkg.Types = types.NewPackage(pkg.PkgPath, pkg.Name)
-	pkg.TypesInfo = newInfo()
 	appendError := func(err error) {
 		switch err := err.(type) {
 		case types.Error:

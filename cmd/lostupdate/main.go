@@ -22,6 +22,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"go/ast"
+	"go/types"
 	"io"
 	"os"
 	"runtime"
@@ -175,16 +177,18 @@ func analyse(a *analysis.Analyzer, o *options, patterns []string) int {
 		fmt.Fprintf(os.Stderr, "%s: %s matched no packages\n", name, strings.Join(patterns, " "))
 		return 1
 	}
-	code := 0
-	if printErrors(os.Stderr, ld) > 0 {
-		code = 1
-	}
-	graph, err := checker.Analyze([]*analysis.Analyzer{limit(a)}, pkgs, nil)
+	generated := map[string]bool{}
+	graph, err := checker.Analyze([]*analysis.Analyzer{inGraph(a, ld, generated)}, pkgs, nil)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
 		return 1
 	}
+	code := 0
+	if printErrors(os.Stderr, ld) > 0 {
+		code = 1
+	}
 	res := collect(graph)
+	res.generated = generated
 	if o.fix {
 		if err := applyFixes(res, o.diff, os.Stdout); err != nil {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
@@ -295,26 +299,53 @@ func writeEmptyVetx(cfgFile string) {
 	}
 }
 
-// limit returns a copy of a whose passes run at most GOMAXPROCS at a time.
-// The checker starts every package's pass at once, and each holds its
-// package's SSA while it runs; on two cores, hundreds of half-done passes
-// would be in memory together.
-func limit(a *analysis.Analyzer) *analysis.Analyzer {
+// inGraph returns a copy of a that loads each package just before its pass
+// runs, runs at most GOMAXPROCS passes at a time, and drops the package's
+// syntax and type information when its pass is done (its types stay, for
+// the packages that import it). The checker starts every package's pass at
+// once; loading everything first, or running hundreds of passes together,
+// would keep all of it in memory at the same time. The names of generated
+// files go into generated, for -fix.
+func inGraph(a *analysis.Analyzer, ld *loader, generated map[string]bool) *analysis.Analyzer {
+	load := &analysis.Analyzer{
+		Name:             "load",
+		Doc:              "load: type-check the package",
+		RunDespiteErrors: true,
+		Run: func(pass *analysis.Pass) (any, error) {
+			ld.loadTypes(pass.Pkg)
+			return nil, nil
+		},
+	}
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var mu sync.Mutex
 	run := a.Run
-	l := &analysis.Analyzer{
+	return &analysis.Analyzer{
 		Name:             a.Name,
 		Doc:              a.Doc,
 		URL:              a.URL,
-		Requires:         a.Requires,
+		Flags:            a.Flags,
+		Requires:         append([]*analysis.Analyzer{load}, a.Requires...),
 		ResultType:       a.ResultType,
 		FactTypes:        a.FactTypes,
 		RunDespiteErrors: a.RunDespiteErrors,
 		Run: func(pass *analysis.Pass) (any, error) {
 			sem <- struct{}{}
 			defer func() { <-sem }()
+			defer func() {
+				mu.Lock()
+				for _, f := range pass.Files {
+					if ast.IsGenerated(f) {
+						generated[pass.Fset.File(f.FileStart).Name()] = true
+					}
+				}
+				mu.Unlock()
+				if n := ld.byTypes[pass.Pkg]; n != nil {
+					n.pkg.Syntax = nil
+				}
+				*pass.TypesInfo = types.Info{}
+				pass.Files = nil
+			}()
 			return run(pass)
 		},
 	}
-	return l
 }

@@ -34,6 +34,9 @@ type results struct {
 	findings []*finding
 	errors   []string // analysis errors, one line each
 	errPkgs  map[string]string
+	// generated are the files marked as generated ("Code generated ...
+	// DO NOT EDIT."), which -fix leaves alone.
+	generated map[string]bool
 }
 
 // collect gathers the findings of the root actions, without repeats, in
