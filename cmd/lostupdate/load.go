@@ -67,6 +67,7 @@ type listPackage struct {
 	ImportMap       map[string]string
 	Standard        bool
 	DepOnly         bool
+	Incomplete      bool
 	ForTest         string
 	Module          *packages.Module
 	Error           *listError
@@ -106,7 +107,7 @@ type loader struct {
 var listFields = []string{
 	"ImportPath", "Name", "Dir", "Export", "GoFiles", "CompiledGoFiles",
 	"CFiles", "CXXFiles", "MFiles", "HFiles", "FFiles", "SFiles", "SwigFiles", "SwigCXXFiles", "SysoFiles",
-	"IgnoredGoFiles", "Imports", "ImportMap", "Standard", "DepOnly", "ForTest", "Module", "Error", "DepsErrors",
+	"IgnoredGoFiles", "Imports", "ImportMap", "Standard", "DepOnly", "Incomplete", "ForTest", "Module", "Error", "DepsErrors",
 }
 
 // goList runs go list on the patterns. Its standard error is passed on;
@@ -162,7 +163,7 @@ func goList(dir string, tests bool, notice func(string), patterns []string) ([]*
 // isTestMain reports whether a listed package is the generated main package
 // of a test binary ("p.test").
 func isTestMain(lp *listPackage) bool {
-	return lp.Name == "main" && lp.ForTest != "" && strings.HasSuffix(lp.ImportPath, ".test")
+	return lp.Name == "main" && strings.HasSuffix(lp.ImportPath, ".test")
 }
 
 // pkgPath is the package path of a listed package: its ID without the
@@ -260,6 +261,10 @@ func (ld *loader) newPackage(n *node) *packages.Package {
 	if lp.ImportPath == "unsafe" {
 		pkg.Types = types.Unsafe
 	}
+	if len(pkg.CompiledGoFiles) == 0 {
+		// go list leaves it empty when an import is missing.
+		pkg.CompiledGoFiles = pkg.GoFiles
+	}
 	if lp.Error != nil {
 		pkg.Errors = append(pkg.Errors, listErr(lp.Error))
 	}
@@ -333,7 +338,10 @@ func (ld *loader) selectSource() {
 func (ld *loader) dropTestedPackages() {
 	tested := map[string]bool{}
 	for _, n := range ld.nodes {
-		if n.lp.ForTest != "" && pkgPath(n.lp.ImportPath) == n.lp.ForTest && n.root {
+		// A test variant that cannot be loaded (an import of a test is
+		// missing) leaves the package to be analysed on its own.
+		if n.lp.ForTest != "" && pkgPath(n.lp.ImportPath) == n.lp.ForTest && n.root &&
+			!n.lp.Incomplete && n.lp.Error == nil && len(n.lp.DepsErrors) == 0 {
 			tested[n.lp.ForTest] = true
 		}
 	}

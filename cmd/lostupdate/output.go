@@ -216,7 +216,13 @@ func printErrors(w io.Writer, ld *loader) int {
 		if n.pkg == nil || !n.source {
 			continue
 		}
-		for _, e := range n.pkg.Errors {
+		errs := n.pkg.Errors
+		for _, dep := range n.imports {
+			if !dep.source && dep.lp.Error != nil {
+				errs = append(errs, listErr(dep.lp.Error)) // why an import could not be loaded
+			}
+		}
+		for _, e := range errs {
 			if e.Kind == packages.ListError && strings.HasPrefix(e.Msg, "# ") && len(n.pkg.TypeErrors) > 0 {
 				continue // the compiler's errors, which the type checker reports too
 			}
