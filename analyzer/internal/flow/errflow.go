@@ -1,6 +1,7 @@
 package flow
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 
@@ -32,12 +33,16 @@ func (p *Package) ErrorFate(err ssa.Value, write ssa.Instruction) (fate Fate, ch
 	}
 	t := p.taint(err)
 	success := p.successBlocks(t, write)
+	var distinct func(*ssa.Return) bool
+	if len(t.conflictChecks) > 0 {
+		distinct = p.distinctFromSuccess(write, t, success)
+	}
 	for _, c := range t.conflictChecks {
 		succ := conflictSuccessor(c)
 		if succ == nil {
 			continue
 		}
-		if !p.handledFrom(succ, write, t, success) {
+		if !p.handledFrom(succ, write, t, success, distinct) {
 			return Swallowed, c
 		}
 	}
@@ -54,10 +59,143 @@ func (p *Package) ErrorFate(err ssa.Value, write ssa.Instruction) (fate Fate, ch
 			return Handled, nil
 		}
 	}
+	// _ = r.Status().Update(ctx, obj); return ctrl.Result{}, err: on an
+	// error path, the function fails (or requeues) anyway, whatever the
+	// error, and the next attempt writes again. So in a helper whose every
+	// caller in the package then fails.
+	if p.failsAfter(write, success) || p.callersFailAfter(write) {
+		return Handled, nil
+	}
 	if t.logged {
 		return Logged, nil
 	}
 	return Dropped, nil
+}
+
+// failsAfter reports whether every path from a write call to the end of its
+// function returns a non-nil error or asks for a requeue (a requeue after a
+// successful write, in success, excepted): a conflict of the write then
+// reaches a retry, whichever error is returned. A deferred write runs after
+// the return, and a goroutine's on its own: neither is judged this way.
+func (p *Package) failsAfter(write ssa.Instruction, success map[*ssa.BasicBlock]bool) bool {
+	if write == nil || write.Block() == nil {
+		return false
+	}
+	switch write.(type) {
+	case *ssa.Defer, *ssa.Go:
+		return false
+	}
+	b := write.Block()
+	rest := b.Instrs
+	for i, instr := range b.Instrs {
+		if instr == write {
+			rest = b.Instrs[i+1:]
+			break
+		}
+	}
+	if ends, handled := p.instrsHandOn(rest, success[b], nil); ends {
+		return handled
+	}
+	seen := map[*ssa.BasicBlock]bool{b: true}
+	var walk func(b *ssa.BasicBlock) bool
+	walk = func(b *ssa.BasicBlock) bool {
+		if seen[b] {
+			return true // a loop back: judged where it was entered
+		}
+		seen[b] = true
+		if ends, handled := p.handsOn(b, success); ends {
+			return handled
+		}
+		if len(b.Succs) == 0 {
+			return false
+		}
+		for _, s := range b.Succs {
+			if !walk(s) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, s := range b.Succs {
+		if !walk(s) {
+			return false
+		}
+	}
+	return len(b.Succs) > 0
+}
+
+// callersFailAfter reports whether a write in an unexported function of the
+// package is followed, at every call of that function in the package, by a
+// failure or a requeue of the caller. A function that escapes as a value may
+// have callers the package does not show: it is not judged this way.
+func (p *Package) callersFailAfter(write ssa.Instruction) bool {
+	if write == nil {
+		return false
+	}
+	fn := write.Parent()
+	if fn == nil || fn.Parent() != nil {
+		return false
+	}
+	if obj := fn.Object(); obj == nil || obj.Exported() {
+		return false
+	}
+	if p.escapes(fn) {
+		return false
+	}
+	calls := p.callsOf[fn]
+	if len(calls) == 0 {
+		return false
+	}
+	for _, c := range calls {
+		if c.Parent() == fn || !p.failsAfter(c, nil) {
+			return false
+		}
+	}
+	return true
+}
+
+// escapes reports whether a function may be called other than by the static
+// calls of the package: it is used as a value (stored, passed, returned, a
+// method value or expression), or is a method called through an interface.
+func (p *Package) escapes(fn *ssa.Function) bool {
+	if p.escaping == nil {
+		p.escaping = map[*ssa.Function]bool{}
+		p.invoked = map[string]bool{}
+		p.escapingObjs = map[types.Object]bool{}
+		var ops []*ssa.Value
+		for _, f := range p.Funcs {
+			for _, b := range f.Blocks {
+				for _, instr := range b.Instrs {
+					ops = instr.Operands(ops[:0])
+					if c, ok := instr.(ssa.CallInstruction); ok {
+						if c.Common().IsInvoke() {
+							p.invoked[c.Common().Method.Name()] = true
+						} else {
+							ops = ops[1:] // the callee of a static call is no use as a value
+						}
+					}
+					for _, op := range ops {
+						if op == nil {
+							continue
+						}
+						if g, ok := (*op).(*ssa.Function); ok {
+							p.escaping[g] = true
+							if obj := g.Object(); obj != nil {
+								p.escapingObjs[obj] = true
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	if p.escaping[fn] {
+		return true
+	}
+	if obj := fn.Object(); obj != nil && p.escapingObjs[obj] {
+		return true // a method value or expression: a wrapper of the method
+	}
+	return fn.Signature.Recv() != nil && p.invoked[fn.Name()]
 }
 
 // successBlocks returns the blocks reachable from the err == nil branch of a
@@ -267,7 +405,11 @@ func (p *Package) taint(err ssa.Value) *errTaint {
 // the function still hands an error on: returns an error, requeues, re-adds
 // to a work queue, or passes the tainted error to a sink. Blocks of the write
 // itself are not entered: past them the error is another attempt's.
-func (p *Package) handledFrom(from *ssa.BasicBlock, write ssa.Instruction, t *errTaint, success map[*ssa.BasicBlock]bool) bool {
+//
+// distinct, when set, tells a return that gives the caller another answer
+// than success does (if IsConflict(err) { return false, nil } where success
+// returns true): the conflict is handed on as that answer.
+func (p *Package) handledFrom(from *ssa.BasicBlock, write ssa.Instruction, t *errTaint, success map[*ssa.BasicBlock]bool, distinct func(*ssa.Return) bool) bool {
 	sinkBlocks := map[*ssa.BasicBlock]bool{}
 	for _, s := range t.sinks {
 		sinkBlocks[s.Block()] = true
@@ -284,7 +426,7 @@ func (p *Package) handledFrom(from *ssa.BasicBlock, write ssa.Instruction, t *er
 		if sinkBlocks[b] {
 			return true
 		}
-		if ends, handled := p.handsOn(b, success); ends {
+		if ends, handled := p.instrsHandOn(b.Instrs, success[b], distinct); ends {
 			if handled {
 				return true
 			}
@@ -366,15 +508,31 @@ func (p *Package) handledOnEveryPath(from *ssa.BasicBlock, write ssa.Instruction
 // code does after a successful write is no answer to a failed one: a
 // requeue there (a periodic RequeueAfter) is not about this error.
 func (p *Package) handsOn(b *ssa.BasicBlock, success map[*ssa.BasicBlock]bool) (ends, handled bool) {
-	for _, instr := range b.Instrs {
+	return p.instrsHandOn(b.Instrs, success[b], nil)
+}
+
+// instrsHandOn is handsOn for a run of instructions; afterSuccess says they
+// run after a successful write. distinct, when set, tells a return whose
+// results tell the caller something else than success does.
+func (p *Package) instrsHandOn(instrs []ssa.Instruction, afterSuccess bool, distinct func(*ssa.Return) bool) (ends, handled bool) {
+	for _, instr := range instrs {
 		switch x := instr.(type) {
 		case *ssa.Return:
-			return true, returnsError(x) || (!success[b] && requeues(x))
+			return true, returnsError(x) || (!afterSuccess && requeues(x)) || (distinct != nil && distinct(x))
 		case ssa.CallInstruction:
 			if model.ErrorUseOf(x.Common()) == model.ErrExit {
 				return true, true
 			}
-			if !success[b] && (model.IsWorkqueueAdd(x.Common()) || p.rewrites(x.Common())) {
+			if !afterSuccess && (model.IsWorkqueueAdd(x.Common()) || p.rewrites(x.Common())) {
+				return true, true
+			}
+		case *ssa.Store:
+			// defer func() { ...; result = ctrl.Result{Requeue: true} }():
+			// a deferred closure sets a named result of the function it
+			// runs for to a requeue or an error. (Not afterSuccess: the
+			// function's error, a variable the write's error may be stored
+			// in, is tested for nil before it is set.)
+			if p.setsFailingResult(x) {
 				return true, true
 			}
 		case *ssa.Panic:
@@ -384,11 +542,52 @@ func (p *Package) handsOn(b *ssa.BasicBlock, success map[*ssa.BasicBlock]bool) (
 	return false, false
 }
 
+// setsFailingResult reports whether a store in a closure sets a named result
+// of its enclosing function to a requeue or to an error that may be non-nil.
+func (p *Package) setsFailingResult(st *ssa.Store) bool {
+	fv, ok := st.Addr.(*ssa.FreeVar)
+	if !ok {
+		return false
+	}
+	alloc, ok := p.bindings[fv].(*ssa.Alloc)
+	if !ok || !isNamedResult(alloc) {
+		return false
+	}
+	switch {
+	case model.IsReconcileResult(st.Val.Type()):
+		return isRequeue(st.Val)
+	case model.IsError(st.Val.Type()):
+		return !isNil(st.Val)
+	}
+	return false
+}
+
+// isNamedResult reports whether a local variable is a named result of its
+// function: one that a return of the function loads.
+func isNamedResult(a *ssa.Alloc) bool {
+	fn := a.Parent()
+	if fn == nil || fn.Signature.Results().Len() == 0 || fn.Signature.Results().At(0).Name() == "" {
+		return false
+	}
+	for _, r := range *a.Referrers() {
+		ld, ok := r.(*ssa.UnOp)
+		if !ok || ld.Op != token.MUL {
+			continue
+		}
+		for _, rr := range *ld.Referrers() {
+			if _, ok := rr.(*ssa.Return); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // returnsError reports whether a return hands back an error that may be
 // non-nil.
 func returnsError(ret *ssa.Return) bool {
 	for _, r := range ret.Results {
-		if model.IsError(r.Type()) && !isNil(r) {
+		if model.IsError(r.Type()) && !isNil(returned(r)) {
 			return true
 		}
 	}
@@ -399,18 +598,48 @@ func returnsError(ret *ssa.Return) bool {
 // a reconcile.Result other than the zero value.
 func requeues(ret *ssa.Return) bool {
 	for _, r := range ret.Results {
-		if !model.IsReconcileResult(r.Type()) {
-			continue
+		if model.IsReconcileResult(r.Type()) && isRequeue(returned(r)) {
+			return true
 		}
-		if c, ok := r.(*ssa.Const); ok && c.Value == nil {
-			continue // reconcile.Result{}
-		}
-		if isZeroLiteral(r) {
-			continue
-		}
-		return true
 	}
 	return false
+}
+
+// returned looks through the result slots of a function with deferred
+// calls: return x stores x in a slot, runs the deferred calls and returns a
+// load of the slot. It gives the value last stored in the slot in the same
+// block, or v itself.
+func returned(v ssa.Value) ssa.Value {
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return v
+	}
+	slot, ok := ld.X.(*ssa.Alloc)
+	if !ok {
+		return v
+	}
+	var last ssa.Value
+	for _, instr := range ld.Block().Instrs {
+		if instr == ld {
+			break
+		}
+		if st, ok := instr.(*ssa.Store); ok && st.Addr == slot {
+			last = st.Val
+		}
+	}
+	if last == nil {
+		return v
+	}
+	return last
+}
+
+// isRequeue reports whether a reconcile.Result may ask for a requeue: it is
+// not the zero value.
+func isRequeue(r ssa.Value) bool {
+	if c, ok := r.(*ssa.Const); ok && c.Value == nil {
+		return false // reconcile.Result{}
+	}
+	return !isZeroLiteral(r)
 }
 
 // isZeroLiteral reports whether v is a load of a composite literal none of
@@ -494,9 +723,110 @@ func (p *Package) swallowsConflictArg(t *errTaint) bool {
 	}
 	success := p.successBlocks(t, nil)
 	for _, c := range t.conflictChecks {
-		if succ := conflictSuccessor(c); succ != nil && !p.handledFrom(succ, nil, t, success) {
+		if succ := conflictSuccessor(c); succ != nil && !p.handledFrom(succ, nil, t, success, nil) {
 			return true
 		}
 	}
 	return false
+}
+
+// distinctFromSuccess returns a test of a return on a conflict path: whether
+// one of its results, a constant of a basic type other than an error, differs
+// from that result of every return that follows a successful write (the
+// error known nil there). nil when no such return is found. A
+// reconcile.Result is not compared: what it asks of the work queue is
+// requeues' question.
+func (p *Package) distinctFromSuccess(write ssa.Instruction, t *errTaint, success map[*ssa.BasicBlock]bool) func(*ssa.Return) bool {
+	if write == nil || write.Block() == nil {
+		return nil
+	}
+	var rets []*ssa.Return
+	add := func(b *ssa.BasicBlock) {
+		if len(b.Instrs) == 0 {
+			return
+		}
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && p.succeeds(ret, t) {
+			rets = append(rets, ret)
+		}
+	}
+	for b := range success {
+		add(b)
+	}
+	if len(success) == 0 {
+		// return err == nil, err: no nil check branches; the returns reached
+		// from the write other than through a conflict test's true branch.
+		avoid := map[*ssa.BasicBlock]bool{}
+		for _, c := range t.conflictChecks {
+			if succ := conflictSuccessor(c); succ != nil {
+				avoid[succ] = true
+			}
+		}
+		seen := map[*ssa.BasicBlock]bool{}
+		stack := []*ssa.BasicBlock{write.Block()}
+		for len(stack) > 0 {
+			b := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if seen[b] || avoid[b] {
+				continue
+			}
+			seen[b] = true
+			add(b)
+			stack = append(stack, b.Succs...)
+		}
+	}
+	if len(rets) == 0 {
+		return nil
+	}
+	return func(ret *ssa.Return) bool {
+		for i, r := range ret.Results {
+			c, ok := returned(r).(*ssa.Const)
+			if !ok || c.Value == nil || model.IsError(r.Type()) {
+				continue
+			}
+			if _, basic := r.Type().Underlying().(*types.Basic); !basic {
+				continue
+			}
+			differs := true
+			for _, s := range rets {
+				v := onSuccess(returned(s.Results[i]), t)
+				if v == nil || v.Kind() != c.Value.Kind() || constant.Compare(v, token.EQL, c.Value) {
+					differs = false
+					break
+				}
+			}
+			if differs {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// succeeds reports whether a return reports success: each error it returns is
+// nil, or the write's error (nil where it succeeded).
+func (p *Package) succeeds(ret *ssa.Return, t *errTaint) bool {
+	for _, r := range ret.Results {
+		if r = returned(r); model.IsError(r.Type()) && !isNil(r) && !t.values[r] {
+			return false
+		}
+	}
+	return true
+}
+
+// onSuccess is the constant value of a result where the write succeeded: a
+// constant, or a nil test of the write's error (err == nil is true); nil
+// when it is not known.
+func onSuccess(v ssa.Value, t *errTaint) constant.Value {
+	switch x := v.(type) {
+	case *ssa.Const:
+		return x.Value
+	case *ssa.BinOp:
+		if x.Op != token.EQL && x.Op != token.NEQ {
+			return nil
+		}
+		if (t.values[x.X] && isNil(x.Y)) || (t.values[x.Y] && isNil(x.X)) {
+			return constant.MakeBool(x.Op == token.EQL)
+		}
+	}
+	return nil
 }

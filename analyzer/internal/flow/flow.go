@@ -71,6 +71,11 @@ type Package struct {
 	objMemo   map[ssa.Value]*objInfo
 	aliasMemo map[ssa.Value][]ssa.Value
 	callsOf   map[*ssa.Function][]ssa.CallInstruction // static calls of each function in the package
+	// escaping, escapingObjs and invoked: functions used as values, and
+	// method names called through an interface (computed on first use).
+	escaping     map[*ssa.Function]bool
+	escapingObjs map[types.Object]bool
+	invoked      map[string]bool
 
 	overwriteDepth int // recursion guard of overwritten
 }
