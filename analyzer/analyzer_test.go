@@ -75,6 +75,36 @@ func TestRules(t *testing.T) {
 	if related == 0 {
 		t.Error("no diagnostic in suppress has related information; want the read of the stale-retry finding")
 	}
+
+	// A missing-retry finding names the read in its related information.
+	reads := 0
+	for _, r := range results {
+		if r.Pass == nil || r.Pass.Pkg.Path() != "lostupdate.test/missingretry" {
+			continue
+		}
+		for _, d := range r.Diagnostics {
+			if !strings.HasPrefix(d.Message, "missing-retry: Status().Update of pod ") {
+				continue
+			}
+			for _, rel := range d.Related {
+				pos := r.Pass.Fset.Position(rel.Pos)
+				if rel.Message != "pod is read here" || filepath.Base(pos.Filename) != "errorpath.go" {
+					continue
+				}
+				src, err := os.ReadFile(pos.Filename)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if line := strings.Split(string(src), "\n")[pos.Line-1]; !strings.Contains(line, ".Get(ctx, req.NamespacedName, pod)") {
+					t.Errorf("%s: the read is at %q, want the Get", d.Message, line)
+				}
+				reads++
+			}
+		}
+	}
+	if reads == 0 {
+		t.Error("no missing-retry finding in missingretry/errorpath.go names the read of pod")
+	}
 }
 
 // TestSuggestedFixes applies the mechanical fixes of every rule and compares

@@ -72,8 +72,16 @@ logged, or swallowed (if apierrors.IsConflict(err) { return nil }, also
 inside a helper such as return ignoreConflict(err), in any package) instead
 of being returned. The change is then lost whenever another writer got there
 first. Returning the error is fine: a controller's work queue requeues it,
-and a caller may retry; so is asking for a requeue on conflict.
-Reported at the write call.
+and a caller may retry; so is asking for a requeue on conflict, also from a
+deferred closure that sets the function's named results. So is a write on a
+path on which the function then returns a non-nil error or asks for a
+requeue, whichever error that is (a best-effort status write on an error
+path: the next reconcile writes it again), also in an unexported helper
+every caller of which in the package then does; and a conflict mapped to a
+result that differs from the success path's (if IsConflict(err) { return
+false, nil } in an election between replicas: the caller is told). The
+swallow is a conflict mapped to exactly what success returns. Reported at
+the write call, with the read in the related information.
 
 	if err := r.Status().Update(ctx, obj); err != nil {
 		log.Error(err, "unable to update status")
@@ -81,7 +89,8 @@ Reported at the write call.
 	return ctrl.Result{}, nil
 
 Fix: return the error (the reconcile is retried with backoff), requeue on
-conflict, or wrap the read-modify-write in retry.RetryOnConflict.
+conflict, or wrap the read-modify-write in retry.RetryOnConflict; where the
+function has no error to return, requeue on conflict or retry.
 
 # Rule stale-read
 

@@ -1,6 +1,9 @@
 package analyzer
 
 import (
+	"go/token"
+	"go/types"
+
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/lostupdate/lostupdate/analyzer/internal/flow"
@@ -47,9 +50,41 @@ func checkMissingRetry(ck *checker, w *writes.Write) []finding {
 	if w.Via != nil {
 		rel = append(rel, related(w.Via.Pos(), "%s writes its argument with %s and returns its error", w.Via.Name(), w.ViaWrite.Op))
 	}
+	// The read the change was made to, where the analysis sees it.
+	seen := map[token.Pos]bool{}
+	for _, o := range w.Origins() {
+		if (o.Kind == flow.Read || o.Kind == flow.CacheRead) && o.Pos().IsValid() && !seen[o.Pos()] {
+			seen[o.Pos()] = true
+			rel = append(rel, related(o.Pos(), "%s is read here", obj))
+		}
+	}
 	pos, end := ck.callPos(w.Call)
 	return []finding{{pos: pos, end: end, related: rel,
 		msg: call + " of " + obj + " is a read-modify-write whose 409 Conflict reaches no retry (" + how +
-			"), so the change is lost whenever another writer got there first; " +
-			"return the error (the work queue requeues), requeue on conflict, or wrap the read-modify-write in retry.RetryOnConflict"}}
+			"), so the change is lost whenever another writer got there first; " + missingRetryFix(w, fate)}}
+}
+
+// missingRetryFix is the advice that fits the function the write is in:
+// one without an error result cannot return the error, and a swallowed
+// conflict is returned rather than mapped to success.
+func missingRetryFix(w *writes.Write, fate flow.Fate) string {
+	const wrap = "wrap the read-modify-write in retry.RetryOnConflict"
+	if fn := w.Call.Parent(); fn != nil && !returnsAnError(fn.Signature) {
+		return "requeue on conflict, or " + wrap
+	}
+	if fate == flow.Swallowed {
+		return "return the conflict as an error (the work queue requeues) instead of what success returns, or " + wrap
+	}
+	return "return its error (the work queue requeues), requeue on conflict, or " + wrap
+}
+
+// returnsAnError reports whether a function has an error result.
+func returnsAnError(sig *types.Signature) bool {
+	res := sig.Results()
+	for i := 0; i < res.Len(); i++ {
+		if model.IsError(res.At(i).Type()) {
+			return true
+		}
+	}
+	return false
 }

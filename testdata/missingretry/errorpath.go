@@ -46,7 +46,7 @@ func (r *PackageRevisionReconciler) Reconcile(ctx context.Context, req reconcile
 		return reconcile.Result{RequeueAfter: 30 * time.Second}, nil
 	}
 	pod.Status.Message = "healthy"
-	_ = r.kube.Status().Update(ctx, pod) // want "^missing-retry: .*pod"
+	_ = r.kube.Status().Update(ctx, pod) // want "^missing-retry: .*pod .*dropped.*; return its error"
 	return reconcile.Result{}, nil
 }
 
@@ -146,7 +146,7 @@ func claimPodShort(ctx context.Context, c client.Client, pod *corev1.Pod, node s
 // A conflict answers exactly what success does: it is swallowed.
 func claimPodSwallowed(ctx context.Context, c client.Client, pod *corev1.Pod, node string) (bool, error) {
 	pod.Annotations["example.com/owner"] = node
-	err := c.Update(ctx, pod) // want "^missing-retry: .*pod"
+	err := c.Update(ctx, pod) // want "^missing-retry: .*pod.*return the conflict as an error"
 	if err == nil {
 		return true, nil
 	}
@@ -215,7 +215,7 @@ func (r *SecretGenericReconciler) Reconcile(ctx context.Context, req ctrl.Reques
 		if equality.Semantic.DeepEqual(current, secret) {
 			return
 		}
-		updateErr := r.Update(ctx, &secret) // want "^missing-retry: .*secret"
+		updateErr := r.Update(ctx, &secret) // want "^missing-retry: .*secret .*only logged.*; requeue on conflict, or wrap"
 		if updateErr != nil {
 			logf.FromContext(ctx).Error(updateErr, "cannot update secret")
 		}
