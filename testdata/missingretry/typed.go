@@ -291,3 +291,15 @@ func persistOverride(ctx context.Context, cs kubernetes.Interface, cm *corev1.Co
 		}
 	}
 }
+
+// A typed client's Update with both results discarded on an error path: the
+// function fails anyway, and its caller tries again.
+func markConfigMapFailed(ctx context.Context, cs kubernetes.Interface, ns, name string, cause error) error {
+	cm, err := cs.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	cm.Data["last-error"] = cause.Error()
+	_, _ = cs.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{})
+	return fmt.Errorf("sync %s/%s: %w", ns, name, cause)
+}

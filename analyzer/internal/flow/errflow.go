@@ -29,6 +29,9 @@ func (f Fate) String() string {
 // whose conflict branch drops it, for Swallowed.
 func (p *Package) ErrorFate(err ssa.Value, write ssa.Instruction) (fate Fate, check *ssa.Call) {
 	if err == nil {
+		if p.failsAfter(write, nil) || p.callersFailAfter(write) {
+			return Handled, nil // see below
+		}
 		return Dropped, nil
 	}
 	t := p.taint(err)

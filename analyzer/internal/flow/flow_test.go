@@ -3,6 +3,7 @@ package flow_test
 import (
 	"go/types"
 	"slices"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/ssa"
@@ -330,6 +331,78 @@ func notFoundIgnored(ctx context.Context, c Widgets, w *Widget) error {
 	}
 	return err
 }
+
+func droppedOnErrorPath(ctx context.Context, c Widgets, w *Widget, cause error) error {
+	c.Update(ctx, w, metav1.UpdateOptions{})
+	return cause
+}
+
+func droppedWithDefer(ctx context.Context, c Widgets, w *Widget, cause error) error {
+	defer flush()
+	if cause != nil {
+		c.Update(ctx, w, metav1.UpdateOptions{})
+		return nil
+	}
+	return nil
+}
+
+func droppedInHelper(ctx context.Context, c Widgets, w *Widget) {
+	c.Update(ctx, w, metav1.UpdateOptions{})
+}
+
+func callsHelperThenFails(ctx context.Context, c Widgets, w *Widget, cause error) error {
+	droppedInHelper(ctx, c, w)
+	return cause
+}
+
+func conflictAnswersFalse(ctx context.Context, c Widgets, w *Widget) (bool, error) {
+	_, err := c.Update(ctx, w, metav1.UpdateOptions{})
+	if apierrors.IsConflict(err) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+func conflictAnswersTrue(ctx context.Context, c Widgets, w *Widget) (bool, error) {
+	_, err := c.Update(ctx, w, metav1.UpdateOptions{})
+	if err == nil {
+		return true, nil
+	}
+	if apierrors.IsConflict(err) {
+		return true, nil
+	}
+	return false, err
+}
+
+func flush() {}
+
+func deferredFailure(ctx context.Context, c Widgets, w *Widget) (err error) {
+	defer func() {
+		_, uerr := c.Update(ctx, w, metav1.UpdateOptions{})
+		if uerr == nil {
+			return
+		}
+		if apierrors.IsConflict(uerr) {
+			if err == nil {
+				err = context.Canceled
+			}
+			return
+		}
+		err = uerr
+	}()
+	return nil
+}
+
+func deferredIgnored(ctx context.Context, c Widgets, w *Widget) (err error) {
+	defer func() {
+		_, uerr := c.Update(ctx, w, metav1.UpdateOptions{})
+		if apierrors.IsConflict(uerr) {
+			return
+		}
+		klog.ErrorS(uerr, "update failed")
+	}()
+	return nil
+}
 `)
 	for _, tc := range []struct {
 		fn   string
@@ -340,9 +413,20 @@ func notFoundIgnored(ctx context.Context, c Widgets, w *Widget) error {
 		{"logged", flow.Logged},
 		{"swallowed", flow.Swallowed},
 		{"notFoundIgnored", flow.Handled},
+		{"droppedOnErrorPath", flow.Handled},
+		{"droppedWithDefer", flow.Dropped},
+		{"droppedInHelper", flow.Handled},
+		{"conflictAnswersFalse", flow.Handled},
+		{"conflictAnswersTrue", flow.Swallowed},
+		{"deferredFailure$1", flow.Handled},
+		{"deferredIgnored$1", flow.Swallowed},
 	} {
 		t.Run(tc.fn, func(t *testing.T) {
-			update := ssatest.Call(t, p.Func(t, tc.fn), updateName)
+			fn := p.Func(t, strings.Split(tc.fn, "$")[0])
+			if strings.Contains(tc.fn, "$") {
+				fn = fn.AnonFuncs[0]
+			}
+			update := ssatest.Call(t, fn, updateName)
 			var err ssa.Value
 			for _, r := range *update.Referrers() {
 				if e, ok := r.(*ssa.Extract); ok && e.Index == 1 {
