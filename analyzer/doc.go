@@ -128,15 +128,19 @@ now. Reported at the Patch call:
     controllerutil.AddFinalizer/RemoveFinalizer, meta.SetStatusCondition,
     SetOwnerReference, SetFinalizers, unstructured.SetNestedSlice, and
     helpers of any package that do these), or where a field is set from a
-    value read from the object itself. A strategic merge patch merges lists
+    value computed from the value it replaces, or from the list or map that
+    holds it (a counter, a joined bundle, a map value moved within its map).
+    A value computed from other fields of the object, or from the
+    controller's own desired state (looked up by a label, say), is a
+    desired-state write and is not reported. A strategic merge patch merges lists
     that declare patchStrategy merge (finalizers, owner references, ...) by
     key, so for it only the other lists count.
   - controllerutil.CreateOrPatch, whose mutate function changes a list.
   - JSON patches without a test op whose operations address an array element
-    by index, or set a value computed from the object read earlier.
+    by index, or set a value computed from the value read at the same path.
   - merge and strategic merge patch bodies (literals, fmt.Sprintf,
     json.Marshal of maps and structs, and bodies built by helpers) that carry
-    a list or value computed from the object read earlier, without
+    a list or value computed from the value read at the same path, without
     metadata.resourceVersion.
 
 A blind patch of constant values (set a label, add a finalizer with a JSON

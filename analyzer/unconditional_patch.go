@@ -127,7 +127,7 @@ func (ck *checker) patchHazard(w *writes.Write, info *patch.Info) (string, []ana
 			}
 			if op.Op == "replace" || op.Op == "remove" || op.Op == "add" {
 				for _, v := range op.Value {
-					if r := ck.flow.ReadFrom(v, isTarget); r != nil {
+					if r := ck.flow.ReadFromField(v, isTarget, pointerField(op.Path)); r != nil {
 						return fmt.Sprintf("its %s op sets %s to a value computed from the object read earlier", op.Op, op.Path),
 							[]analysis.RelatedInformation{related(flow.Pos(r), "read here")}
 					}
@@ -142,7 +142,7 @@ func (ck *checker) patchHazard(w *writes.Write, info *patch.Info) (string, []ana
 			}
 		}
 		for _, h := range info.Holes {
-			if r := ck.flow.ReadFrom(h.Value, isTarget); r != nil {
+			if r := ck.flow.ReadFromField(h.Value, isTarget, memberField(h.Path)); r != nil {
 				what := "a value"
 				if h.List {
 					what = "a list"
@@ -192,6 +192,25 @@ func (ck *checker) mutationRelated(m flow.Mutation, info *patch.Info) []analysis
 		rel = append(rel, related(flow.Pos(info.Snapshot), "the snapshot the patch is computed from"))
 	}
 	return rel
+}
+
+// pointerField is the field path of a JSON patch op's path, as flow spells
+// it: /metadata/annotations/a~1b is annotations.a/b.
+func pointerField(ptr string) string {
+	segs := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	for i, s := range segs {
+		segs[i] = strings.NewReplacer("~1", "/", "~0", "~").Replace(s)
+	}
+	return memberField(strings.Join(segs, "."))
+}
+
+// memberField is the field path of a member of a patch body, as flow spells
+// it: metadata.finalizers is finalizers.
+func memberField(path string) string {
+	if path == "metadata" {
+		return ""
+	}
+	return strings.TrimPrefix(path, "metadata.")
 }
 
 func listName(field string) string {

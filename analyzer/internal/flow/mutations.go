@@ -16,7 +16,7 @@ type Mutation struct {
 	Field    string      // "finalizers", "status.conditions", "spec.replicas"
 	List     bool        // a list changes: a merge patch sends the whole list
 	Merge    bool        // the list has patchStrategy merge: a strategic merge patch merges it by key
-	FromRead bool        // the new value is computed from a value read from the same object
+	FromRead bool        // the new value is computed from the value it replaces, read from the object
 	Via      *types.Func // the helper that does it
 }
 
@@ -143,7 +143,7 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 			}
 			m := Mutation{Instr: r, Field: sub, List: isSlice, Merge: merge}
 			if !isSlice {
-				m.FromRead = p.fromObject(r.Val, obj)
+				m.FromRead = p.fromObject(r.Val, obj, sub)
 			}
 			out = append(out, m)
 		case *ssa.FieldAddr:
@@ -175,14 +175,14 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 			case isMap:
 				for _, rr := range *r.Referrers() {
 					if u, ok := rr.(*ssa.MapUpdate); ok && u.Map == r {
-						out = append(out, Mutation{Instr: u, Field: sub, FromRead: p.fromObject(u.Value, obj)})
+						out = append(out, Mutation{Instr: u, Field: sub, FromRead: p.fromObject(u.Value, obj, sub)})
 					}
 				}
 			case isPtr:
 				// *obj.Spec.Replicas = n
 				for _, rr := range *r.Referrers() {
 					if s, ok := rr.(*ssa.Store); ok && s.Addr == r {
-						out = append(out, Mutation{Instr: s, Field: sub, FromRead: p.fromObject(s.Val, obj)})
+						out = append(out, Mutation{Instr: s, Field: sub, FromRead: p.fromObject(s.Val, obj, sub)})
 					}
 				}
 			}
@@ -276,7 +276,7 @@ func (p *Package) unstructuredMutations(f *ssa.FieldAddr, obj map[ssa.Value]bool
 				out = append(out, Mutation{Instr: c, Field: field, List: true})
 			case model.NestedSet:
 				_, isSlice := strip(args[1]).Type().Underlying().(*types.Slice)
-				out = append(out, Mutation{Instr: c, Field: field, List: isSlice, FromRead: p.fromObject(args[1], obj)})
+				out = append(out, Mutation{Instr: c, Field: field, List: isSlice, FromRead: p.fromObject(args[1], obj, field)})
 			}
 		}
 	}
@@ -321,17 +321,48 @@ func (p *Package) callMutations(call ssa.CallInstruction, a ssa.Value, path stri
 	return out
 }
 
-// fromObject reports whether v is computed from a value read from the
-// object (one of the values in obj): a field other than its identity, or a
-// Get method other than the identity getters.
-func (p *Package) fromObject(v ssa.Value, obj map[ssa.Value]bool) bool {
-	return p.ReadFrom(v, func(o ssa.Value) bool { return obj[o] }) != nil
+// fromObject reports whether v, the new value of field, is computed from
+// the value it replaces, read from the object (one of the values in obj):
+// from the field itself, from a field inside it, or from the list or map
+// that holds it. A value computed from other fields of the object (a label
+// used as a key into the controller's desired state, a value copied from
+// another field) is a desired-state write, not a read-modify-write.
+func (p *Package) fromObject(v ssa.Value, obj map[ssa.Value]bool, field string) bool {
+	return p.ReadFromField(v, func(o ssa.Value) bool { return obj[o] }, field) != nil
 }
 
 // ReadFrom returns an instruction that reads a field (other than the
 // object's identity) of an object accepted by isObj, which v is computed
 // from; nil if there is none.
 func (p *Package) ReadFrom(v ssa.Value, isObj func(ssa.Value) bool) ssa.Instruction {
+	return p.readFrom(v, isObj, func(string) bool { return true })
+}
+
+// ReadFromField is ReadFrom restricted to reads of field (a JSON path from
+// the object, "spec.replicas"; metadata fields without "metadata."), of a
+// field inside it, or of a field that holds it; a path segment "{}" stands
+// for any. A read whose path the analysis does not know (the map of an
+// unstructured object) counts.
+func (p *Package) ReadFromField(v ssa.Value, isObj func(ssa.Value) bool, field string) ssa.Instruction {
+	return p.readFrom(v, isObj, func(read string) bool { return RelatedPaths(read, field) })
+}
+
+// RelatedPaths reports whether one of two field paths (dotted, "" for one
+// not known) is the other or inside it.
+func RelatedPaths(a, b string) bool {
+	if a == "" || b == "" {
+		return true
+	}
+	as, bs := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < len(as) && i < len(bs); i++ {
+		if as[i] != bs[i] && as[i] != "{}" && bs[i] != "{}" {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *Package) readFrom(v ssa.Value, isObj func(ssa.Value) bool, field func(string) bool) ssa.Instruction {
 	seen := map[ssa.Value]bool{}
 	work := []ssa.Value{v}
 	for len(work) > 0 && len(seen) < maxReadFromValues {
@@ -346,14 +377,14 @@ func (p *Package) ReadFrom(v ssa.Value, isObj func(ssa.Value) bool) ssa.Instruct
 			continue
 		case *ssa.UnOp:
 			if y.Op == token.MUL {
-				if readsObjectField(y.X, isObj) && !p.overwritten(y, isObj) {
+				if path, ok := readsObjectField(y.X, isObj); ok && field(path) && !p.overwritten(y, isObj) {
 					return y
 				}
 			}
 		case *ssa.Call:
 			if r := model.Recv(y.Common()); r != nil && isObj(strip(r)) {
 				name := model.CalledName(y.Common())
-				if strings.HasPrefix(name, "Get") && !model.IsIdentityField(strings.TrimPrefix(name, "Get")) {
+				if f, ok := strings.CutPrefix(name, "Get"); ok && !model.IsIdentityField(f) && field(getterPath(f)) {
 					return y
 				}
 			}
@@ -378,33 +409,60 @@ func (p *Package) ReadFrom(v ssa.Value, isObj func(ssa.Value) bool) ssa.Instruct
 	return nil
 }
 
+// getterPath is the path of the field a getter of an object returns:
+// GetAnnotations returns annotations; "" when it is not one field
+// (GetObjectMeta, GetObjectKind).
+func getterPath(name string) string {
+	switch name {
+	case "", "ObjectMeta", "ObjectKind":
+		return ""
+	}
+	return strings.ToLower(name[:1]) + name[1:]
+}
+
 // readsObjectField reports whether an address is a field of the object
-// (through FieldAddr and IndexAddr), other than an identity field.
-func readsObjectField(addr ssa.Value, isObj func(ssa.Value) bool) bool {
+// (through FieldAddr and IndexAddr), other than an identity field, and
+// returns the field's path from the object ("" for the map of an
+// unstructured object, whose path it does not know).
+func readsObjectField(addr ssa.Value, isObj func(ssa.Value) bool) (string, bool) {
 	first := ""
+	var rev []string
 	for depth := 0; depth < maxFieldChain; depth++ {
 		if first != "" && isObj(strip(addr)) {
-			return !model.IsIdentityField(first)
+			if model.IsIdentityField(first) {
+				return "", false
+			}
+			path := make([]string, 0, len(rev))
+			for i := len(rev) - 1; i >= 0; i-- {
+				path = append(path, rev[i])
+			}
+			return strings.Join(path, "."), true
 		}
 		switch x := addr.(type) {
 		case *ssa.FieldAddr:
 			st := x.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
 			if f := st.Field(x.Field); !f.Embedded() {
 				first = f.Name()
+				if f.Name() == "Object" && model.IsUnstructured(x.X.Type()) {
+					rev = rev[:0]
+					first = "Object"
+				} else {
+					rev = append(rev, model.JSONName(f.Name(), st.Tag(x.Field)))
+				}
 			}
 			addr = x.X
 		case *ssa.IndexAddr:
 			addr = x.X
 		case *ssa.UnOp:
 			if x.Op != token.MUL {
-				return false
+				return "", false
 			}
 			addr = x.X
 		default:
-			return false
+			return "", false
 		}
 	}
-	return false
+	return "", false
 }
 
 func joinPath(path, field string) string {

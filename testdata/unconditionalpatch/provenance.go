@@ -1,0 +1,129 @@
+package unconditionalpatch
+
+import (
+	"context"
+	"strings"
+
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// Provenance of a patched value: a value computed from the value it
+// replaces (or from the list or map that holds it) is a read-modify-write;
+// a value the controller decides, looked up by another field of the object
+// or copied from one, is a desired-state write.
+
+type scaling struct {
+	parallelism *int32
+	completions *int32
+}
+
+// JobScaler sets each child Job's parallelism to the desired value of its
+// replicated job, looked up by the Job's label: desired state, not a
+// modification of what was read.
+type JobScaler struct {
+	client.Client
+}
+
+func (r *JobScaler) scale(ctx context.Context, jobs []*batchv1.Job, desired map[string]scaling) error {
+	for _, job := range jobs {
+		name, ok := job.Labels["example.com/replicated-job"]
+		if !ok {
+			continue
+		}
+		d, ok := desired[name]
+		if !ok {
+			continue
+		}
+		patch := client.MergeFrom(job.DeepCopy())
+		job.Spec.Parallelism = d.parallelism
+		job.Spec.Completions = d.completions
+		if err := r.Patch(ctx, job, patch); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// scaleUp is the positive control: the new parallelism is computed from the
+// parallelism read.
+func (r *JobScaler) scaleUp(ctx context.Context, job *batchv1.Job) error {
+	if job.Spec.Parallelism == nil {
+		return nil
+	}
+	patch := client.MergeFrom(job.DeepCopy())
+	n := *job.Spec.Parallelism + 1
+	job.Spec.Parallelism = &n
+	return r.Patch(ctx, job, patch) // want "^unconditional-patch: Patch of job .*spec.parallelism of job is set from a value read from it"
+}
+
+// CompletionsFromStatus copies a value from another field of the object:
+// a desired-state write.
+type CompletionsFromStatus struct {
+	client.Client
+}
+
+func (r *CompletionsFromStatus) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	var job batchv1.Job
+	if err := r.Get(ctx, req.NamespacedName, &job); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	base := job.DeepCopy()
+	succeeded := job.Status.Succeeded
+	job.Spec.Completions = &succeeded
+	return ctrl.Result{}, r.Patch(ctx, &job, client.MergeFrom(base))
+}
+
+// ListenerBundle joins a listener into a comma-separated annotation: the
+// new value is computed from the value it replaces, so a listener another
+// writer added meanwhile is dropped.
+type ListenerBundle struct {
+	client.Client
+	Listener string
+}
+
+func (r *ListenerBundle) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	var cm corev1.ConfigMap
+	if err := r.Get(ctx, req.NamespacedName, &cm); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	base := cm.DeepCopy()
+	const key = "example.com/listeners"
+	cm.Annotations[key] = strings.Join(append(strings.Split(cm.Annotations[key], ","), r.Listener), ",")
+	return ctrl.Result{}, r.Patch(ctx, &cm, client.MergeFrom(base)) // want "^unconditional-patch: Patch of cm .*annotations of cm is set from a value read from it"
+}
+
+// AnnotationMover moves a value within the annotations map: a map value
+// updated from the same map.
+type AnnotationMover struct {
+	client.Client
+}
+
+func (r *AnnotationMover) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	var cm corev1.ConfigMap
+	if err := r.Get(ctx, req.NamespacedName, &cm); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	base := cm.DeepCopy()
+	cm.Annotations["example.com/current"] = cm.Annotations["example.com/next"]
+	return ctrl.Result{}, r.Patch(ctx, &cm, client.MergeFrom(base)) // want "^unconditional-patch: Patch of cm .*annotations of cm is set from a value read from it"
+}
+
+// LabelFromData sets an annotation from a data key of the object, looked up
+// in the controller's table: a desired-state write.
+type LabelFromData struct {
+	client.Client
+	Owners map[string]string
+}
+
+func (r *LabelFromData) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	var cm corev1.ConfigMap
+	if err := r.Get(ctx, req.NamespacedName, &cm); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	base := cm.DeepCopy()
+	cm.Annotations["example.com/owner"] = r.Owners[cm.Data["team"]]
+	return ctrl.Result{}, r.Patch(ctx, &cm, client.MergeFrom(base))
+}
