@@ -144,7 +144,14 @@ now. Reported at the Patch call:
     metadata.resourceVersion.
 
 A blind patch of constant values (set a label, add a finalizer with a JSON
-patch add at /-) is not a read-modify-write and is not reported, nor is
+patch add at /-) is not a read-modify-write and is not reported. Nor is a
+change that only removes finalizers (controllerutil.RemoveFinalizer, a
+filtered list, SetFinalizers of one) in a branch where the object's deletion
+timestamp is set (obj.DeletionTimestamp != nil,
+!obj.GetDeletionTimestamp().IsZero(), or after a return from their
+negation): the API server refuses new finalizers on an object being
+deleted, so a stale list that brings back one removed meanwhile is rejected
+with 422 Unprocessable Entity instead of being applied. Nor is
 Server-Side Apply, nor a patch whose body the analysis cannot see. With
 -strict-patch every patch that is not Server-Side Apply and has no
 precondition is reported.

@@ -103,6 +103,12 @@ func (ck *checker) patchHazard(w *writes.Write, info *patch.Info) (string, []ana
 			if !sentBy(w, m.Field, obj) {
 				continue
 			}
+			if m.List && m.Remove && m.Field == "finalizers" && ck.whileDeleting(w, obj) {
+				// The API server refuses new finalizers on an object being
+				// deleted: a stale list that brings back one removed
+				// meanwhile is rejected (422), not applied.
+				continue
+			}
 			if m.List && !(info.Type == patch.TypeStrategic && m.Merge) {
 				why := "a merge patch replaces the whole list"
 				if info.Type == patch.TypeStrategic {
@@ -153,6 +159,15 @@ func (ck *checker) patchHazard(w *writes.Write, info *patch.Info) (string, []ana
 		}
 	}
 	return "", nil
+}
+
+// whileDeleting reports whether a write of obj runs only while its deletion
+// timestamp is set.
+func (ck *checker) whileDeleting(w *writes.Write, obj ssa.Value) bool {
+	if obj == w.Obj {
+		return w.WhileDeleting()
+	}
+	return ck.flow.WhileDeleting(obj, w.Call)
 }
 
 // createOrPatch reports controllerutil.CreateOrPatch calls whose mutate

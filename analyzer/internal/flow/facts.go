@@ -49,6 +49,7 @@ type MutateFact struct {
 	List     bool
 	Merge    bool // every list changed merges by key in a strategic merge patch
 	FromRead bool
+	Remove   bool // every list change only removes elements
 }
 
 // ReturnFact says a result of a function is always of one provenance.

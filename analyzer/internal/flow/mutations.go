@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+	"github.com/lostupdate/lostupdate/analyzer/internal/ssax"
 )
 
 // Mutation is a change of a field of an object.
@@ -17,6 +18,7 @@ type Mutation struct {
 	List     bool        // a list changes: a merge patch sends the whole list
 	Merge    bool        // the list has patchStrategy merge: a strategic merge patch merges it by key
 	FromRead bool        // the new value is computed from the value it replaces, read from the object
+	Remove   bool        // the list only loses elements: it is set to a part of what was read
 	Via      *types.Func // the helper that does it
 }
 
@@ -144,6 +146,8 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 			m := Mutation{Instr: r, Field: sub, List: isSlice, Merge: merge}
 			if !isSlice {
 				m.FromRead = p.fromObject(r.Val, obj, sub)
+			} else {
+				m.Remove = p.sublist(r.Val, obj, sub)
 			}
 			out = append(out, m)
 		case *ssa.FieldAddr:
@@ -290,13 +294,15 @@ func (p *Package) callMutations(call ssa.CallInstruction, a ssa.Value, path stri
 	c := call.Common()
 	if m, ok := model.ListMutator(c); ok {
 		if model.Arg(c, m.Arg) == a {
-			return []Mutation{{Instr: call, Field: joinPath(path, m.Field), List: true, Merge: m.Merge}}
+			return []Mutation{{Instr: call, Field: joinPath(path, m.Field), List: true, Merge: m.Merge, Remove: m.Remove}}
 		}
 		return nil
 	}
 	if model.Recv(c) == a {
 		if m, ok := model.ListMethod(model.CalledName(c)); ok {
-			return []Mutation{{Instr: call, Field: joinPath(path, m.Field), List: true, Merge: m.Merge}}
+			field := joinPath(path, m.Field)
+			remove := len(c.Args) > 0 && p.sublist(c.Args[len(c.Args)-1], obj, field)
+			return []Mutation{{Instr: call, Field: field, List: true, Merge: m.Merge, Remove: remove}}
 		}
 	}
 	fn := callee(c)
@@ -315,7 +321,7 @@ func (p *Package) callMutations(call ssa.CallInstruction, a ssa.Value, path stri
 	var out []Mutation
 	for _, mf := range facts {
 		if mf.Param < len(c.Args) && c.Args[mf.Param] == a {
-			out = append(out, Mutation{Instr: call, Field: mf.Field, List: mf.List, Merge: mf.Merge, FromRead: mf.FromRead, Via: obj0})
+			out = append(out, Mutation{Instr: call, Field: mf.Field, List: mf.List, Merge: mf.Merge, FromRead: mf.FromRead, Remove: mf.Remove, Via: obj0})
 		}
 	}
 	return out
@@ -407,6 +413,148 @@ func (p *Package) readFrom(v ssa.Value, isObj func(ssa.Value) bool, field func(s
 		}
 	}
 	return nil
+}
+
+// sublist reports whether v, the new value of the list at field, is made
+// only of elements of the list read from the object (one of obj): the list
+// itself, a slice of it, an empty list, or appends to one of these of its
+// elements (a filtering loop, append(l[:i], l[i+1:]...)), through local
+// variables and local helpers that return such a part of a parameter.
+func (p *Package) sublist(v ssa.Value, obj map[ssa.Value]bool, field string) bool {
+	isList := func(x ssa.Value) bool {
+		switch y := x.(type) {
+		case *ssa.UnOp:
+			path, ok := readsObjectField(y.X, func(o ssa.Value) bool { return obj[o] })
+			return ok && y.Op == token.MUL && path == field
+		case *ssa.Call:
+			r := model.Recv(y.Common())
+			name, ok := strings.CutPrefix(model.CalledName(y.Common()), "Get")
+			return ok && r != nil && isObjectOrMeta(r, obj) && getterPath(name) == field
+		}
+		return false
+	}
+	return p.partOf(v, isList, map[ssa.Value]bool{}, 0)
+}
+
+// partOf reports whether a list value is made only of elements of the
+// lists isList accepts (see sublist). A value already being decided counts
+// (a loop's phi).
+func (p *Package) partOf(v ssa.Value, isList func(ssa.Value) bool, seen map[ssa.Value]bool, depth int) bool {
+	v = strip(v)
+	if seen[v] {
+		return true
+	}
+	seen[v] = true
+	if depth > maxAliasDepth {
+		return false
+	}
+	if isList(v) {
+		return true
+	}
+	switch x := v.(type) {
+	case *ssa.Const:
+		return x.IsNil()
+	case *ssa.MakeSlice:
+		return true
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			if !p.partOf(e, isList, seen, depth+1) {
+				return false
+			}
+		}
+		return true
+	case *ssa.Slice:
+		if a, ok := x.X.(*ssa.Alloc); ok {
+			// []string{}: a slice of an array with nothing stored in it.
+			return len(ssax.VariadicElements(x)) == 0 && arrayLen(a) == 0
+		}
+		return p.partOf(x.X, isList, seen, depth+1)
+	case *ssa.UnOp:
+		if x.Op == token.MUL && isVariable(x.X) {
+			vals := p.storedValues(root(x.X, p))
+			for _, sv := range vals {
+				if !p.partOf(sv, isList, seen, depth+1) {
+					return false
+				}
+			}
+			return len(vals) > 0
+		}
+	case *ssa.Call:
+		c := x.Common()
+		if b, ok := c.Value.(*ssa.Builtin); ok && b.Name() == "append" && len(c.Args) == 2 {
+			if !p.partOf(c.Args[0], isList, seen, depth+1) {
+				return false
+			}
+			if els := ssax.VariadicElements(strip(c.Args[1])); els != nil {
+				for _, e := range els {
+					if !p.elementOf(e.Value, isList, seen, depth+1) {
+						return false
+					}
+				}
+				return true
+			}
+			return p.partOf(c.Args[1], isList, seen, depth+1) // append(l[:i], l[i+1:]...)
+		}
+		fn := callee(c)
+		if fn == nil || !p.local(fn) || len(fn.Blocks) == 0 {
+			return false
+		}
+		// A local helper: every result it returns is a part of the
+		// parameters whose arguments are parts here.
+		params := map[ssa.Value]bool{}
+		for i, prm := range fn.Params {
+			if i < len(c.Args) && p.partOf(c.Args[i], isList, seen, depth+1) {
+				params[prm] = true
+			}
+		}
+		if len(params) == 0 {
+			return false
+		}
+		inner := func(y ssa.Value) bool { return params[y] }
+		returns := 0
+		for _, b := range fn.Blocks {
+			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(ret.Results) > 0 {
+				returns++
+				if !p.partOf(ret.Results[0], inner, map[ssa.Value]bool{}, depth+1) {
+					return false
+				}
+			}
+		}
+		return returns > 0
+	}
+	return false
+}
+
+// elementOf reports whether a value is an element of a part of the lists
+// isList accepts: l[i], or the value of a range over l.
+func (p *Package) elementOf(v ssa.Value, isList func(ssa.Value) bool, seen map[ssa.Value]bool, depth int) bool {
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		if ia, ok := x.X.(*ssa.IndexAddr); ok && x.Op == token.MUL {
+			return p.partOf(ia.X, isList, seen, depth+1)
+		}
+		if x.Op == token.MUL && isVariable(x.X) {
+			vals := p.storedValues(root(x.X, p))
+			for _, sv := range vals {
+				if !p.elementOf(strip(sv), isList, seen, depth+1) {
+					return false
+				}
+			}
+			return len(vals) > 0
+		}
+	case *ssa.Index:
+		return p.partOf(x.X, isList, seen, depth+1)
+	}
+	return false
+}
+
+func arrayLen(a *ssa.Alloc) int64 {
+	if ptr, ok := a.Type().Underlying().(*types.Pointer); ok {
+		if arr, ok := ptr.Elem().Underlying().(*types.Array); ok {
+			return arr.Len()
+		}
+	}
+	return -1
 }
 
 // getterPath is the path of the field a getter of an object returns:

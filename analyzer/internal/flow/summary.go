@@ -152,17 +152,18 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 				continue
 			}
 			if mf == nil {
-				mf = &MutateFact{Param: i, Field: m.Field, Merge: true}
+				mf = &MutateFact{Param: i, Field: m.Field, Merge: true, Remove: true}
 			}
 			if m.List {
 				mf.List = true
 				mf.Merge = mf.Merge && m.Merge
+				mf.Remove = mf.Remove && m.Remove && m.Field == mf.Field
 			}
 			mf.FromRead = mf.FromRead || m.FromRead
 		}
 		if mf != nil {
 			if !mf.List {
-				mf.Merge = false
+				mf.Merge, mf.Remove = false, false
 			}
 			s.Mutates = append(s.Mutates, *mf)
 		}

@@ -89,6 +89,7 @@ var stubs = map[string]string{
 	CRUtil: `package controllerutil
 		import "sigs.k8s.io/controller-runtime/pkg/client"
 		func AddFinalizer(o client.Object, f string) bool { return false }
+		func RemoveFinalizer(o client.Object, f string) bool { return false }
 		func SetControllerReference(owner, object client.Object, scheme any) error { return nil }`,
 	"example.com/mine": `package mine
 		func Marshal(v any) ([]byte, error) { return nil, nil }
@@ -210,6 +211,7 @@ func crLock()     { client.MergeFromWithOptions(obj, client.MergeFromWithOptimis
 func crRaw()      { client.RawPatch("application/merge-patch+json", data) }
 func crVars() (client.Patch, client.Patch, any) { return client.Apply, client.Merge, client.ForceOwnership }
 func finalizer()  { controllerutil.AddFinalizer(obj, "f") }
+func unfinalize() { controllerutil.RemoveFinalizer(obj, "f") }
 func ownerRef()   { controllerutil.SetControllerReference(owner, obj, nil) }
 func setFin()     { obj.SetFinalizers(nil) }
 func viaIface(o client.Object) { o.GetName() }
@@ -299,8 +301,9 @@ func TestRoles(t *testing.T) {
 
 	t.Run("list changes", func(t *testing.T) {
 		for name, want := range map[string]ListChange{
-			"finalizer": {0, "finalizers", true},
-			"ownerRef":  {1, "ownerReferences", true},
+			"finalizer":  {0, "finalizers", true, false},
+			"unfinalize": {0, "finalizers", true, true},
+			"ownerRef":   {1, "ownerReferences", true, false},
 		} {
 			if got, ok := ListMutator(one(t, pkg, name)); !ok || got != want {
 				t.Errorf("ListMutator(%s) = %+v, %v; want %+v", name, got, ok, want)

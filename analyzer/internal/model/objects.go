@@ -13,19 +13,20 @@ import (
 
 // ListChange is a change of a list of an object by a helper or a method.
 type ListChange struct {
-	Arg   int    // helpers: the object argument (not counting a receiver)
-	Field string // the list's JSON path from the object
-	Merge bool   // a strategic merge patch merges the list by key
+	Arg    int    // helpers: the object argument (not counting a receiver)
+	Field  string // the list's JSON path from the object
+	Merge  bool   // a strategic merge patch merges the list by key
+	Remove bool   // it only removes elements (RemoveFinalizer)
 }
 
 // listMutators change a list of their object argument, by full name.
 var listMutators = map[string]ListChange{
-	CRUtil + ".AddFinalizer":              {0, "finalizers", true},
-	CRUtil + ".RemoveFinalizer":           {0, "finalizers", true},
-	CRUtil + ".SetControllerReference":    {1, "ownerReferences", true}, // (owner, object, scheme)
-	CRUtil + ".SetOwnerReference":         {1, "ownerReferences", true},
-	CRUtil + ".RemoveOwnerReference":      {1, "ownerReferences", true},
-	CRUtil + ".RemoveControllerReference": {1, "ownerReferences", true},
+	CRUtil + ".AddFinalizer":              {0, "finalizers", true, false},
+	CRUtil + ".RemoveFinalizer":           {0, "finalizers", true, true},
+	CRUtil + ".SetControllerReference":    {1, "ownerReferences", true, false}, // (owner, object, scheme)
+	CRUtil + ".SetOwnerReference":         {1, "ownerReferences", true, false},
+	CRUtil + ".RemoveOwnerReference":      {1, "ownerReferences", true, true},
+	CRUtil + ".RemoveControllerReference": {1, "ownerReferences", true, true},
 }
 
 // ListMutator recognises a call of a helper that changes a list of its
@@ -38,9 +39,9 @@ func ListMutator(c *ssa.CallCommon) (ListChange, bool) {
 // listMethods are methods of objects (metav1.Object) that replace a list,
 // by method name: every object type has them.
 var listMethods = map[string]ListChange{
-	"SetFinalizers":      {-1, "finalizers", true},
-	"SetOwnerReferences": {-1, "ownerReferences", true},
-	"SetManagedFields":   {-1, "managedFields", false},
+	"SetFinalizers":      {-1, "finalizers", true, false},
+	"SetOwnerReferences": {-1, "ownerReferences", true, false},
+	"SetManagedFields":   {-1, "managedFields", false, false},
 }
 
 // ListMethod recognises, by its name, a method of an object that replaces

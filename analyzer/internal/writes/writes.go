@@ -52,12 +52,13 @@ type Write struct {
 	*flow.WriteSite
 	set *Set
 
-	origins lazy[[]flow.Origin]
-	cond    lazy[Condition]
-	retry   lazy[*flow.Retry]
-	fate    lazy[errorFate]
-	patch   lazy[*patch.Info]
-	fresh   lazy[freshness]
+	origins  lazy[[]flow.Origin]
+	cond     lazy[Condition]
+	retry    lazy[*flow.Retry]
+	fate     lazy[errorFate]
+	patch    lazy[*patch.Info]
+	fresh    lazy[freshness]
+	deleting lazy[bool]
 }
 
 type errorFate struct {
@@ -154,6 +155,14 @@ func insideRetry(r *flow.Retry, o flow.Origin) bool {
 		return r.Fn != nil && r.Inside(o.Param.Parent().Blocks[0].Instrs[0])
 	}
 	return o.Site != nil && r.Inside(o.Site)
+}
+
+// WhileDeleting reports whether the write runs only while its object's
+// deletion timestamp is set (in the branch of a test of it): the API server
+// then refuses to add finalizers, so a stale finalizer list is rejected
+// rather than applied.
+func (w *Write) WhileDeleting() bool {
+	return w.deleting.get(func() bool { return w.set.flow.WhileDeleting(w.Obj, w.Call) })
 }
 
 // Patch returns what a patch or apply sends, evaluated once; nil for writes

@@ -1,0 +1,120 @@
+package flow
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+)
+
+// WhileDeleting reports whether instruction at runs only when the deletion
+// timestamp of the object v refers to is set: in the branch of a test of it
+// in at's function (obj.DeletionTimestamp != nil,
+// !obj.GetDeletionTimestamp().IsZero(), or the else branch of their
+// negations), or after such a test returned from the other branch.
+func (p *Package) WhileDeleting(v ssa.Value, at ssa.Instruction) bool {
+	if v == nil || at == nil || at.Block() == nil {
+		return false
+	}
+	obj := map[ssa.Value]bool{}
+	for _, a := range p.objectAliases(v) {
+		obj[a] = true
+	}
+	for b := at.Block(); b != nil; b = b.Idom() {
+		if len(b.Preds) != 1 {
+			continue
+		}
+		pred := b.Preds[0]
+		ifi, ok := pred.Instrs[len(pred.Instrs)-1].(*ssa.If)
+		if !ok || pred.Succs[0] == pred.Succs[1] {
+			continue
+		}
+		setIfTrue, ok := deletionTest(ifi.Cond, obj)
+		if ok && (b == pred.Succs[0]) == setIfTrue {
+			return true
+		}
+	}
+	return false
+}
+
+// deletionTest recognises a test of an object's deletion timestamp, and
+// says whether it is true when the timestamp is set.
+func deletionTest(cond ssa.Value, obj map[ssa.Value]bool) (setIfTrue, ok bool) {
+	switch x := cond.(type) {
+	case *ssa.UnOp:
+		if x.Op == token.NOT {
+			set, ok := deletionTest(x.X, obj)
+			return !set, ok
+		}
+	case *ssa.BinOp:
+		if x.Op != token.EQL && x.Op != token.NEQ {
+			return false, false
+		}
+		ts := x.X
+		if c, isConst := x.X.(*ssa.Const); isConst && c.IsNil() {
+			ts = x.Y
+		} else if c, isConst := x.Y.(*ssa.Const); !isConst || !c.IsNil() {
+			return false, false
+		}
+		if deletionTimestamp(ts, obj) {
+			return x.Op == token.NEQ, true
+		}
+	case *ssa.Call:
+		c := x.Common()
+		if model.CalledName(c) == "IsZero" && deletionTimestamp(model.Recv(c), obj) {
+			return false, true
+		}
+	}
+	return false, false
+}
+
+// deletionTimestamp reports whether v is the deletion timestamp of one of
+// the objects: a load of the field or a call of GetDeletionTimestamp.
+func deletionTimestamp(v ssa.Value, obj map[ssa.Value]bool) bool {
+	if v == nil {
+		return false
+	}
+	switch x := strip(v).(type) {
+	case *ssa.UnOp:
+		if x.Op != token.MUL {
+			return false
+		}
+		fa, ok := x.X.(*ssa.FieldAddr)
+		if !ok {
+			return false
+		}
+		st, ok := fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
+		if !ok || st.Field(fa.Field).Name() != "DeletionTimestamp" {
+			return false
+		}
+		return isObjectOrMeta(fa.X, obj)
+	case *ssa.Call:
+		r := model.Recv(x.Common())
+		return r != nil && isObjectOrMeta(r, obj) && model.CalledName(x.Common()) == "GetDeletionTimestamp"
+	}
+	return false
+}
+
+// isObjectOrMeta reports whether v is one of the objects or the address of
+// a struct embedded in one (&obj.ObjectMeta, the receiver of a promoted
+// method).
+func isObjectOrMeta(v ssa.Value, obj map[ssa.Value]bool) bool {
+	for depth := 0; depth < maxFieldChain; depth++ {
+		v = strip(v)
+		if obj[v] {
+			return true
+		}
+		fa, ok := v.(*ssa.FieldAddr)
+		if !ok {
+			return false
+		}
+		st, ok := fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
+		if !ok || !st.Field(fa.Field).Embedded() {
+			return false
+		}
+		v = fa.X
+	}
+	return false
+}
