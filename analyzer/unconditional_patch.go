@@ -103,7 +103,7 @@ func (ck *checker) patchHazard(w *writes.Write, info *patch.Info) (string, []ana
 			if !sentBy(w, m.Field, obj) {
 				continue
 			}
-			if m.List && m.Remove && m.Field == "finalizers" && ck.whileDeleting(w, obj) {
+			if m.List && m.Remove && !m.FromRead && m.Field == "finalizers" && ck.whileDeleting(w, obj) {
 				// The API server refuses new finalizers on an object being
 				// deleted: a stale list that brings back one removed
 				// meanwhile is rejected (422), not applied.

@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	widgetsv1 "lostupdate.test/crd/apis/widgets/v1"
+	"lostupdate.test/unconditionalpatch/patchutil"
 )
 
 // Finalizer removal on an object being deleted: the API server refuses new
@@ -191,6 +192,33 @@ func (r *RemovalAndOwner) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 		controllerutil.RemoveFinalizer(&cm, widgetFinalizer)
 		cm.OwnerReferences = append(cm.OwnerReferences, metav1.OwnerReference{APIVersion: "v1", Kind: "Namespace", Name: cm.Namespace})
 		return ctrl.Result{}, r.Patch(ctx, &cm, client.MergeFrom(base)) // want "^unconditional-patch: Patch of cm .*ownerReferences list"
+	}
+	return ctrl.Result{}, nil
+}
+
+// HelperCleanup removes its finalizer in the deletion branch through the
+// operator's helper package (a filtering loop and SetFinalizers, known from
+// the helper's summary); adding one there through a helper is reported.
+type HelperCleanup struct {
+	client.Client
+}
+
+func (r *HelperCleanup) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	widget := &widgetsv1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, widget); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if widget.DeletionTimestamp.IsZero() {
+		return ctrl.Result{}, nil
+	}
+	base := widget.DeepCopy()
+	patchutil.DropFinalizer(widget, widgetFinalizer)
+	if err := r.Patch(ctx, widget, client.MergeFrom(base)); err != nil {
+		return ctrl.Result{}, err
+	}
+	base = widget.DeepCopy()
+	if patchutil.EnsureFinalizer(widget, "example.com/audit") {
+		return ctrl.Result{}, r.Patch(ctx, widget, client.MergeFrom(base)) // want "^unconditional-patch: Patch of widget .*finalizers list"
 	}
 	return ctrl.Result{}, nil
 }

@@ -158,6 +158,8 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 				mf.List = true
 				mf.Merge = mf.Merge && m.Merge
 				mf.Remove = mf.Remove && m.Remove && m.Field == mf.Field
+			} else {
+				mf.Remove = false // a value changed besides
 			}
 			mf.FromRead = mf.FromRead || m.FromRead
 		}
