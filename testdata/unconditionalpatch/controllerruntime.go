@@ -203,9 +203,12 @@ func (r *WidgetFinalizerReconciler) Reconcile(ctx context.Context, req ctrl.Requ
 	return ctrl.Result{}, nil
 }
 
-// SecretReleaseReconciler releases Secrets through a generic helper that drops
-// the finalizer of whatever object it is given (an object the caller read) and
-// merge-patches it.
+// SecretReleaseReconciler releases Secrets being deleted through a generic
+// helper that drops the finalizer of whatever object it is given (an object
+// the caller read) and merge-patches it: its only caller runs it once the
+// deletion timestamp is set, when a stale list is rejected rather than
+// applied. ArchiveReconciler calls the same kind of helper on an object that
+// is not being deleted.
 type SecretReleaseReconciler struct {
 	client.Client
 }
@@ -224,7 +227,31 @@ func (r *SecretReleaseReconciler) Reconcile(ctx context.Context, req ctrl.Reques
 func (r *SecretReleaseReconciler) release(ctx context.Context, obj client.Object) error {
 	base := obj.DeepCopyObject().(client.Object)
 	patchutil.DropFinalizer(obj, widgetFinalizer)
-	return r.Patch(ctx, obj, client.MergeFrom(base)) // want "^unconditional-patch: .*obj"
+	return r.Patch(ctx, obj, client.MergeFrom(base))
+}
+
+type ArchiveReconciler struct {
+	client.Client
+}
+
+func (r *ArchiveReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	var secret corev1.Secret
+	if err := r.Get(ctx, req.NamespacedName, &secret); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if !secret.DeletionTimestamp.IsZero() {
+		return ctrl.Result{}, r.release(ctx, &secret)
+	}
+	if secret.Labels["example.com/archived"] == "true" {
+		return ctrl.Result{}, r.release(ctx, &secret)
+	}
+	return ctrl.Result{}, nil
+}
+
+func (r *ArchiveReconciler) release(ctx context.Context, obj client.Object) error {
+	base := obj.DeepCopyObject().(client.Object)
+	patchutil.DropFinalizer(obj, widgetFinalizer)
+	return r.Patch(ctx, obj, client.MergeFrom(base)) // want "^unconditional-patch: Patch of obj .*finalizers list"
 }
 
 // CertificateReconciler edits an unstructured cert-manager Certificate: it

@@ -13,15 +13,48 @@ import (
 // timestamp of the object v refers to is set: in the branch of a test of it
 // in at's function (obj.DeletionTimestamp != nil,
 // !obj.GetDeletionTimestamp().IsZero(), or the else branch of their
-// negations), or after such a test returned from the other branch.
+// negations), or after such a test returned from the other branch; or, in
+// an unexported function given the object, when every call of it in the
+// package runs so with the object it passes.
 func (p *Package) WhileDeleting(v ssa.Value, at ssa.Instruction) bool {
+	return p.whileDeleting(v, at, 0)
+}
+
+func (p *Package) whileDeleting(v ssa.Value, at ssa.Instruction, depth int) bool {
 	if v == nil || at == nil || at.Block() == nil {
 		return false
 	}
 	obj := map[ssa.Value]bool{}
+	var params []*ssa.Parameter
 	for _, a := range p.objectAliases(v) {
 		obj[a] = true
+		if prm, ok := a.(*ssa.Parameter); ok && prm.Parent() == at.Parent() {
+			params = append(params, prm)
+		}
 	}
+	if p.branchDeleting(obj, at) {
+		return true
+	}
+	fn := at.Parent()
+	if len(params) != 1 || depth >= maxParamReadDepth || fn.Object() == nil || fn.Object().Exported() {
+		return false
+	}
+	calls := p.callsOf[fn]
+	if len(calls) == 0 {
+		return false
+	}
+	for _, c := range calls {
+		arg := argFor(c.Common(), params[0])
+		if arg == nil || !p.whileDeleting(arg, c, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// branchDeleting reports whether at runs only in a branch of its function
+// where the deletion timestamp of one of the objects is set.
+func (p *Package) branchDeleting(obj map[ssa.Value]bool, at ssa.Instruction) bool {
 	for b := at.Block(); b != nil; b = b.Idom() {
 		if len(b.Preds) != 1 {
 			continue

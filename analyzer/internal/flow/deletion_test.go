@@ -78,6 +78,24 @@ func other(j, k *Job) {
 	}
 }
 
+func release(j *Job) { write(j) }
+
+func releaseDeleting(j *Job) {
+	if j.DeletionTimestamp != nil {
+		release(j)
+	}
+}
+
+func mixedRelease(j *Job) { write(j) }
+
+func mixedDeleting(j *Job) {
+	if j.DeletionTimestamp != nil {
+		mixedRelease(j)
+	}
+}
+
+func mixedAlways(j *Job) { mixedRelease(j) }
+
 func without(l []string, f string) []string {
 	var out []string
 	for _, x := range l {
@@ -128,6 +146,7 @@ func TestWhileDeleting(t *testing.T) {
 	for fn, want := range map[string]bool{
 		"setNil": true, "notZero": true, "earlyReturn": true, "elseOfNil": true,
 		"notDeleting": false, "afterJoin": false, "other": false,
+		"release": true, "mixedRelease": false,
 	} {
 		t.Run(fn, func(t *testing.T) {
 			f := p.Func(t, fn)
