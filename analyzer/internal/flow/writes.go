@@ -3,7 +3,6 @@ package flow
 import (
 	"go/token"
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -139,6 +138,9 @@ func errValue(call ssa.CallInstruction, idx int, tuple bool) ssa.Value {
 // writer to lose.
 func (p *Package) fakeClient(c *ssa.CallCommon) bool {
 	root := p.clientRoot(c)
+	if root != nil && model.IsFakeType(root.Type()) {
+		return true
+	}
 	call, ok := root.(*ssa.Call)
 	if !ok {
 		return false
@@ -151,7 +153,7 @@ func (p *Package) fakeClient(c *ssa.CallCommon) bool {
 // summary or fact says it returns one.
 func (p *Package) makesFake(cc *ssa.CallCommon) bool {
 	if fn := cc.StaticCallee(); fn != nil {
-		if fn.Pkg != nil && strings.HasSuffix(fn.Pkg.Pkg.Path(), "/fake") {
+		if fn.Pkg != nil && model.IsFakePackage(fn.Pkg.Pkg.Path()) {
 			return true
 		}
 		if p.local(fn) {
@@ -159,7 +161,7 @@ func (p *Package) makesFake(cc *ssa.CallCommon) bool {
 		}
 	}
 	if obj := calleeObject(cc); obj != nil {
-		if obj.Pkg() != nil && strings.HasSuffix(obj.Pkg().Path(), "/fake") {
+		if obj.Pkg() != nil && model.IsFakePackage(obj.Pkg().Path()) {
 			return true
 		}
 		if p.facts != nil {
@@ -264,6 +266,9 @@ func literalField(fa *ssa.FieldAddr) ssa.Value {
 // code (passed to a helper as its client).
 func (p *Package) isFakeValue(v ssa.Value) bool {
 	for depth := 0; v != nil && depth < maxFakeChain; depth++ {
+		if model.IsFakeType(strip(v).Type()) {
+			return true
+		}
 		switch x := strip(v).(type) {
 		case *ssa.Call:
 			if r := model.Recv(x.Common()); r != nil {

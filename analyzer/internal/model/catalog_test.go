@@ -542,6 +542,55 @@ func TestPackages(t *testing.T) {
 	if !IsLogging("k8s.io/klog/v2") || !IsLogging("log/slog") || IsLogging("fmt") {
 		t.Error("IsLogging")
 	}
+	for path, want := range map[string]bool{
+		"testing":                                    true,
+		"testing/fstest":                             true,
+		"github.com/onsi/ginkgo/v2":                  true,
+		"github.com/onsi/gomega":                     true,
+		"github.com/onsi/gomega/gstruct":             true,
+		"github.com/stretchr/testify/require":        true,
+		"example.com/testing":                        false,
+		"k8s.io/client-go/testing":                   false, // the fakes' object tracker: production code may hold one
+		"github.com/onsi/gomegaextra":                false,
+		"sigs.k8s.io/controller-runtime/pkg/envtest": false,
+	} {
+		if got := IsTestPackage(path); got != want {
+			t.Errorf("IsTestPackage(%s) = %v, want %v", path, got, want)
+		}
+	}
+	for path, want := range map[string]bool{
+		"k8s.io/client-go/kubernetes/fake":               true,
+		"k8s.io/client-go/dynamic/fake":                  true,
+		"sigs.k8s.io/controller-runtime/pkg/client/fake": true,
+		"example.com/op/pkg/clientset/versioned/fake":    true,
+		"fake":                        true,
+		"k8s.io/client-go/kubernetes": false,
+		"example.com/op/pkg/fakeish":  false,
+		"example.com/op/pkg/clientset/versioned/fakedata": false,
+	} {
+		if got := IsFakePackage(path); got != want {
+			t.Errorf("IsFakePackage(%s) = %v, want %v", path, got, want)
+		}
+	}
+	fakePkg := types.NewPackage("k8s.io/client-go/kubernetes/fake", "fake")
+	realPkg := types.NewPackage("k8s.io/client-go/kubernetes", "kubernetes")
+	named := func(pkg *types.Package, name string) *types.Named {
+		return types.NewNamed(types.NewTypeName(0, pkg, name, nil), types.NewStruct(nil, nil), nil)
+	}
+	fakeCS, realCS := named(fakePkg, "Clientset"), named(realPkg, "Clientset")
+	for _, tc := range []struct {
+		t    types.Type
+		want bool
+	}{
+		{types.NewPointer(fakeCS), true},
+		{fakeCS, true},
+		{types.NewPointer(realCS), false},
+		{types.Typ[types.Int], false},
+	} {
+		if got := IsFakeType(tc.t); got != tc.want {
+			t.Errorf("IsFakeType(%s) = %v, want %v", tc.t, got, tc.want)
+		}
+	}
 }
 
 // TestCatalogNamesLibraries holds the catalog to its list of libraries:

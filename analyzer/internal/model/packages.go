@@ -1,6 +1,9 @@
 package model
 
-import "strings"
+import (
+	"go/types"
+	"strings"
+)
 
 // Package paths of the libraries the model knows. The rest of lostupdate
 // names them only through these constants and the queries of this package.
@@ -151,4 +154,49 @@ var Libraries = []string{
 	"github.com/hashicorp/go-hclog",
 	"github.com/charmbracelet/log",
 	"gopkg.in/yaml",
+	"github.com/onsi/",
+	"github.com/stretchr/testify",
+}
+
+// testPackages are the packages only test code imports: the standard
+// library's testing, and the test frameworks. A file that imports one is
+// test code, whatever its name (an e2e suite, a test helper package).
+var testPackages = []string{
+	"testing", // and below: testing/fstest, ...
+	"github.com/onsi/ginkgo",
+	"github.com/onsi/ginkgo/v2",
+	"github.com/onsi/gomega",
+	"github.com/stretchr/testify",
+}
+
+// IsTestPackage reports whether only test code imports a package: testing
+// or a test framework (ginkgo, gomega, testify), or a package below one.
+func IsTestPackage(path string) bool {
+	for _, p := range testPackages {
+		if within(path, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsFakePackage reports whether a package holds fake clients: a package
+// named fake, as client-go's kubernetes/fake, dynamic/fake and metadata/fake,
+// controller-runtime's pkg/client/fake and every clientset client-gen
+// generates for custom resources (.../clientset/versioned/fake) are. Writes
+// through a fake client reach no API server, and no one else writes its
+// objects.
+func IsFakePackage(path string) bool { return path == "fake" || strings.HasSuffix(path, "/fake") }
+
+// IsFakeType reports whether a value of a type is a fake client: a named
+// type, or a pointer to one, of a fake package (*fake.Clientset,
+// *fake.FakeDynamicClient). A fake client is told by its type wherever it
+// comes from: a constructor, a helper of the test that returns it among
+// other values, a field.
+func IsFakeType(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && IsFakePackage(n.Obj().Pkg().Path())
 }
