@@ -180,3 +180,18 @@ func TestStrictPatch(t *testing.T) {
 	t.Parallel()
 	analysistest.Run(t, testdata, newAnalyzer(t, analyzer.Config{Rules: []string{"unconditional-patch"}, StrictPatch: true}), "./strictpatch")
 }
+
+// TestTests runs lostupdate on test code: left out by default (with the
+// directives there, which are not reported unused), reported with
+// Config.Tests, but for writes through fake clients.
+func TestTests(t *testing.T) {
+	t.Parallel()
+	t.Run("default", func(t *testing.T) {
+		t.Parallel()
+		analysistest.Run(t, testdata, newAnalyzer(t, analyzer.Config{ReportUnusedDirectives: true}), "./testcode")
+	})
+	t.Run("included", func(t *testing.T) {
+		t.Parallel()
+		analysistest.Run(t, testdata, newAnalyzer(t, analyzer.Config{Tests: true, ReportUnusedDirectives: true}), "./testcode/included")
+	})
+}

@@ -46,6 +46,14 @@ type Config struct {
 	// another linter's issue on the same line. Set by the golangci-lint
 	// plugin; no flag.
 	OmitRelated bool
+	// Tests reports findings in test code too. Test code is a file named
+	// *_test.go, or a file that imports testing or a test framework
+	// (ginkgo, gomega, testify): an e2e suite or a test helper package.
+	// Without it those files are analysed all the same (a helper there
+	// still has its summary) but nothing in them is reported, the way
+	// gosec leaves tests out without -tests: a lost update in a test loses
+	// no one's data. Writes through fake clients are never reported.
+	Tests bool
 	// ReportSkipped reports, under the category "skipped", what lostupdate
 	// leaves out of its analysis and why: each function skipped for its
 	// size. (Not named debug: the drivers have a -debug flag of their own.)
@@ -137,6 +145,8 @@ func (c *Config) bindFlags(fs *flag.FlagSet) {
 		"comma-separated full names of write wrappers known to be safe, e.g. (*example.com/kube.Client).SafeUpdate")
 	fs.BoolVar(&c.ReportUnusedDirectives, "report-unused-directives", c.ReportUnusedDirectives,
 		"report //nolint:lostupdate and //lostupdate:ignore directives that suppress no finding")
+	fs.BoolVar(&c.Tests, "tests", c.Tests,
+		"report findings in test code too: *_test.go files and files that import testing or a test framework")
 	fs.BoolVar(&c.ReportSkipped, "report-skipped", c.ReportSkipped,
 		"report each function not analysed and why (its size), under the category skipped")
 }

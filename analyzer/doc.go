@@ -27,6 +27,15 @@ category. The -rules flag selects the rules to run (all by default) and
 (generated code, mostly) is not analysed; -report-skipped reports each
 one, under the category skipped.
 
+Test code is analysed but not reported, the way gosec leaves tests out:
+a lost update in a test loses no one's data. Test code is a file named
+*_test.go, or a file that imports testing or a test framework (ginkgo,
+gomega, testify), such as the helpers of an e2e suite. -tests reports
+findings there too. Writes through fake clients (client-go's
+kubernetes/fake, dynamic/fake, the fake clientsets client-gen generates for
+custom resources, controller-runtime's client/fake), told by the constructor
+or the type of the client, are never reported.
+
 # Rule unconditional-update
 
 An Update of an object that carries no resourceVersion from a read.

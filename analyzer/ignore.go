@@ -238,6 +238,9 @@ func (ck *checker) suppressed(rule string, pos token.Pos) bool {
 // suppressed no finding although every rule they cover ran.
 func (ck *checker) checkDirectives() {
 	for _, d := range ck.directiveIndex().all {
+		if !ck.cfg.Tests && ck.inTestCode(d.pos) {
+			continue // nothing is reported in test code
+		}
 		unknown := ""
 		for _, r := range d.rules {
 			if ruleByName(r) == nil {

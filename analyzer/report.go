@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -38,6 +39,38 @@ type checker struct {
 	// directives are the package's suppression directives (see ignore.go),
 	// indexed on first use.
 	directives *directiveIndex
+	// testFiles are the package's files of test code, found on first use.
+	testFiles map[*token.File]bool
+}
+
+// inTestCode reports whether a position is in test code: a file named
+// *_test.go, or one that imports testing or a test framework.
+func (ck *checker) inTestCode(pos token.Pos) bool {
+	if ck.testFiles == nil {
+		ck.testFiles = map[*token.File]bool{}
+		for _, f := range ck.pass.Files {
+			tf := ck.pass.Fset.File(f.Pos())
+			if tf == nil {
+				continue
+			}
+			ck.testFiles[tf] = isTestFile(tf.Name(), f)
+		}
+	}
+	return ck.testFiles[ck.pass.Fset.File(pos)]
+}
+
+// isTestFile reports whether a file is test code: named *_test.go, or
+// importing a package only tests import (model.IsTestPackage).
+func isTestFile(name string, f *ast.File) bool {
+	if strings.HasSuffix(name, "_test.go") {
+		return true
+	}
+	for _, imp := range f.Imports {
+		if path, err := strconv.Unquote(imp.Path.Value); err == nil && model.IsTestPackage(path) {
+			return true
+		}
+	}
+	return false
 }
 
 // writes returns the records of the package's writes (built once).
@@ -56,7 +89,9 @@ func (ck *checker) inspector() *inspector.Inspector {
 	return ck.insp
 }
 
-// report emits one diagnostic of a rule, once per rule and position.
+// report emits one diagnostic of a rule, once per rule and position; in
+// test code only with Config.Tests. A directive that covers a finding in
+// test code is used either way.
 func (ck *checker) report(rule string, pos, end token.Pos, msg string, related []analysis.RelatedInformation, fixes ...analysis.SuggestedFix) {
 	key := fmt.Sprintf("%s@%d", rule, pos)
 	if ck.reported[key] {
@@ -64,6 +99,9 @@ func (ck *checker) report(rule string, pos, end token.Pos, msg string, related [
 	}
 	ck.reported[key] = true
 	if ck.suppressed(rule, pos) {
+		return
+	}
+	if !ck.cfg.Tests && ck.inTestCode(pos) {
 		return
 	}
 	if ck.cfg.OmitRelated {

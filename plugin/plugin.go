@@ -57,6 +57,9 @@ type Settings struct {
 	// ReportUnusedDirectives reports //lostupdate:ignore directives that
 	// suppress nothing (golangci-lint's nolintlint reports unused //nolint).
 	ReportUnusedDirectives bool `json:"report-unused-directives"`
+	// Tests reports findings in test code too: *_test.go files and files
+	// that import testing or a test framework.
+	Tests bool `json:"tests"`
 }
 
 // keys are the setting names, from the json tags of Settings.
@@ -107,6 +110,7 @@ func New(settings any) (register.LinterPlugin, error) {
 		RetryHelpers:           s.RetryHelpers,
 		SafeWriters:            s.SafeWriters,
 		ReportUnusedDirectives: s.ReportUnusedDirectives,
+		Tests:                  s.Tests,
 		// golangci-lint applies //nolint itself, and its nolintlint reports
 		// the unused ones; it would report every //nolint:lostupdate as
 		// unused if the Analyzer dropped the findings first.

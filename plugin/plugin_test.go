@@ -51,6 +51,7 @@ func TestSettings(t *testing.T) {
 		"retry-helpers":            []any{"example.com/kube.Retry"},
 		"safe-writers":             []any{"(*example.com/kube.Client).SafeUpdate"},
 		"report-unused-directives": true,
+		"tests":                    true,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -66,6 +67,7 @@ func TestSettings(t *testing.T) {
 		"retry-helpers":            "example.com/kube.Retry",
 		"safe-writers":             "(*example.com/kube.Client).SafeUpdate",
 		"report-unused-directives": "true",
+		"tests":                    "true",
 	}
 	for name, value := range want {
 		f := as[0].Flags.Lookup(name)
@@ -116,8 +118,9 @@ func TestBadSettings(t *testing.T) {
 	}{
 		{map[string]any{"disable": []any{"stale-reed"}}, `lostupdate settings: disable: unknown rule "stale-reed" (known rules: unconditional-update, stale-retry`},
 		{map[string]any{"rules": []any{"all-of-them"}}, `lostupdate settings: rules: unknown rule "all-of-them"`},
-		{map[string]any{"disabled": []any{"stale-read"}}, `lostupdate settings: unknown setting "disabled" (known settings: rules, disable, strict-patch, retry-helpers, safe-writers, report-unused-directives)`},
+		{map[string]any{"disabled": []any{"stale-read"}}, `lostupdate settings: unknown setting "disabled" (known settings: rules, disable, strict-patch, retry-helpers, safe-writers, report-unused-directives, tests)`},
 		{map[string]any{"strict-patch": "yes"}, `lostupdate settings: strict-patch: got a string, want true or false`},
+		{map[string]any{"tests": []any{"e2e"}}, `lostupdate settings: tests: got a list, want true or false`},
 		{map[string]any{"disable": "stale-read"}, `lostupdate settings: disable: got a string, want a list`},
 		{map[string]any{"retry-helpers": []any{"Retry"}}, `lostupdate settings: retry-helpers: "Retry" is not a full function name`},
 		{map[string]any{"safe-writers": []any{"example.com/kube.Client.Update x"}}, `lostupdate settings: safe-writers: "example.com/kube.Client.Update x" is not a full function name`},

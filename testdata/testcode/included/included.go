@@ -1,0 +1,22 @@
+// Package included holds the writes of package testcode, in a run with
+// Config.Tests: every finding in test code is reported, but the writes
+// through fake clients.
+package included
+
+import (
+	"context"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+)
+
+func labelledNode(name string) *corev1.Node {
+	return &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"pool": "blue"}}}
+}
+
+// The positive control: the program's own write of a built object.
+func relabelNode(ctx context.Context, cs kubernetes.Interface) error {
+	_, err := cs.CoreV1().Nodes().Update(ctx, labelledNode("n1"), metav1.UpdateOptions{}) // want "^unconditional-update: "
+	return err
+}
