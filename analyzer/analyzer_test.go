@@ -57,6 +57,8 @@ func newAnalyzer(t *testing.T, cfg analyzer.Config) *analysis.Analyzer {
 func TestRules(t *testing.T) {
 	t.Parallel()
 	results := analysistest.Run(t, testdata, analyzer.Analyzer, corpus...)
+	relatedAt(t, results, "unconditional-update: SaveObject updates sa,", "kubeutil.go", "return c.Update(ctx, obj)")
+	relatedAt(t, results, "unconditional-update: Save updates facts.NewConfigMap(", "facts.go", ".Update(ctx, obj)")
 
 	// Related information is kept outside the plugin.
 	related, seen := 0, false
@@ -105,6 +107,34 @@ func TestRules(t *testing.T) {
 	if reads == 0 {
 		t.Error("no missing-retry finding in missingretry/errorpath.go names the read of pod")
 	}
+}
+
+// relatedAt checks that a finding through a helper of another package
+// points at the client call at the end of the chain of helpers, not at
+// the helper's func line.
+func relatedAt(t *testing.T, results []*analysistest.Result, msg, file, line string) {
+	t.Helper()
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			if !strings.HasPrefix(d.Message, msg) {
+				continue
+			}
+			for _, rel := range d.Related {
+				src := r.Pass.Fset.Position(rel.Pos)
+				text, err := os.ReadFile(src.Filename)
+				if err != nil {
+					t.Fatal(err)
+				}
+				lines := strings.Split(string(text), "\n")
+				if filepath.Base(src.Filename) == file && src.Line <= len(lines) && strings.Contains(lines[src.Line-1], line) {
+					return
+				}
+			}
+			t.Errorf("%s: related %v, want one at %q in %s", d.Message, d.Related, line, file)
+			return
+		}
+	}
+	t.Errorf("no finding %q", msg)
 }
 
 // TestSuggestedFixes applies the mechanical fixes of every rule and compares

@@ -44,7 +44,10 @@ An object built from scratch (a composite literal, new, a decoded manifest,
 a builder function), or a read object whose resourceVersion was set to "",
 is written unconditionally: the PUT overwrites every change made since the
 object was last read by anyone. Reported at the Update call, or at the call
-of a helper that updates the object it is given.
+of a helper that updates the object it is given, pointing at the helper's
+Update at the end of its chain of calls. A helper of the package itself
+that every call in the package gives a built object is reported once, at
+its Update, with the calls as related locations.
 
 	desired := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns}, Spec: spec}
 	_, err := cs.AppsV1().Deployments(ns).Update(ctx, desired, metav1.UpdateOptions{})

@@ -41,6 +41,51 @@ type checker struct {
 	directives *directiveIndex
 	// testFiles are the package's files of test code, found on first use.
 	testFiles map[*token.File]bool
+	// files are the files of the pass's file set by name, for positions
+	// that facts carry; indexed on first use.
+	files map[string]*token.File
+}
+
+// posOf returns the position in the pass of a position a fact carries
+// (the source of the package, or of a dependency as its export data or
+// source has it), or token.NoPos.
+func (ck *checker) posOf(at flow.WritePos) token.Pos {
+	if at.File == "" || at.Line <= 0 {
+		return token.NoPos
+	}
+	if ck.files == nil {
+		ck.files = map[string]*token.File{}
+		ck.pass.Fset.Iterate(func(f *token.File) bool {
+			if _, dup := ck.files[f.Name()]; !dup {
+				ck.files[f.Name()] = f
+			}
+			return true
+		})
+	}
+	tf := ck.files[at.File]
+	if tf == nil || at.Line > tf.LineCount() {
+		return token.NoPos
+	}
+	pos := tf.LineStart(at.Line)
+	// The column, where the line holds it (export data keeps lines only).
+	end := token.Pos(tf.Base() + tf.Size())
+	if at.Line < tf.LineCount() {
+		end = tf.LineStart(at.Line + 1)
+	}
+	if at.Col > 1 && pos+token.Pos(at.Col-1) < end {
+		pos += token.Pos(at.Col - 1)
+	}
+	return pos
+}
+
+// helperWritePos returns where the helper a write goes through writes the
+// object: the client call at the end of its chain of helpers, or the
+// helper itself when that is not known.
+func (ck *checker) helperWritePos(w *writes.Write) token.Pos {
+	if pos := ck.posOf(w.ViaWrite.At); pos.IsValid() {
+		return pos
+	}
+	return w.Via.Pos()
 }
 
 // inTestCode reports whether a position is in test code: a file named

@@ -1,37 +1,72 @@
 package analyzer
 
 import (
+	"fmt"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/lostupdate/lostupdate/analyzer/internal/flow"
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
 	"github.com/lostupdate/lostupdate/analyzer/internal/ssax"
 	"github.com/lostupdate/lostupdate/analyzer/internal/writes"
 )
 
 // checkUnconditionalUpdate reports Updates of objects that carry no
-// resourceVersion from a read: built from scratch, or cleared.
+// resourceVersion from a read: built from scratch, or cleared. A helper of
+// the package that updates its parameter, which every call in the package
+// gives an object built without one, is reported once, at its write.
 func checkUnconditionalUpdate(ck *checker, w *writes.Write) []finding {
-	if w.Op != model.OpUpdate || w.HelperReadsFirst() {
+	if !unconditionalUpdate(w) {
 		return nil
+	}
+	if w.Via != nil && w.Via.Pkg() == ck.pass.Pkg {
+		if inner, calls := ck.helperOfBuiltObjects(w); inner != nil {
+			if calls == nil {
+				return nil // reported with the first call
+			}
+			return unconditionalInHelper(ck, inner, calls)
+		}
 	}
 	cond := w.Condition()
-	if cond.Verdict != writes.Unconditional {
-		return nil
-	}
 	obj := ck.objText(w)
-	call := ck.callName(w.Call)
-	why := "is built without a resourceVersion"
+	call := ck.callName(w.Call) + " writes "
+	if w.Via != nil {
+		call = w.Via.Name() + " updates "
+	}
+	rel := evidence(cond, obj)
+	if w.Via != nil {
+		rel = append(rel, related(ck.helperWritePos(w), "%s writes its argument with %s here", w.Via.Name(), w.ViaWrite.Op))
+	}
+	pos, end := ck.callPos(w.Call)
+	return []finding{{pos: pos, end: end, related: rel,
+		msg: call + obj + ", which " + whyUnconditional(cond) + ", " + updateEffect(w) + "; " +
+			"Get the current object and modify it, or copy the resourceVersion you read into " + nameOrBuilt(obj)}}
+}
+
+// unconditionalUpdate reports whether a write is an Update of an object
+// without a resourceVersion.
+func unconditionalUpdate(w *writes.Write) bool {
+	return w.Op == model.OpUpdate && !w.HelperReadsFirst() && w.Condition().Verdict == writes.Unconditional
+}
+
+func whyUnconditional(cond writes.Condition) string {
 	switch cond.Reason {
 	case writes.Cleared:
-		why = "had its resourceVersion cleared"
+		return "had its resourceVersion cleared"
 	case writes.Decoded:
-		why = "is decoded from a manifest without a resourceVersion"
+		return "is decoded from a manifest without a resourceVersion"
 	case writes.BuiltByHelper:
-		why = "is built by " + cond.Via.Name() + " without a resourceVersion"
+		return "is built by " + cond.Via.Name() + " without a resourceVersion"
 	}
+	return "is built without a resourceVersion"
+}
+
+// evidence is the related information of the places that decide a
+// condition: where the object is built, decoded or cleared.
+func evidence(cond writes.Condition, obj string) []analysis.RelatedInformation {
 	var rel []analysis.RelatedInformation
 	for _, e := range cond.Evidence {
 		switch e.Reason {
@@ -43,21 +78,79 @@ func checkUnconditionalUpdate(ck *checker, w *writes.Write) []finding {
 			rel = append(rel, related(e.Pos, "%s built here", obj))
 		}
 	}
-	if w.Via != nil {
-		rel = append(rel, related(w.Via.Pos(), "%s writes its argument with %s", w.Via.Name(), w.ViaWrite.Op))
-		call = w.Via.Name() + " (an Update)"
-	}
-	effect := "so the PUT silently overwrites concurrent changes"
+	return rel
+}
+
+func updateEffect(w *writes.Write) string {
 	switch objectFamily(w.Obj) {
 	case customResource:
-		effect = "so the API server rejects it (a custom resource needs metadata.resourceVersion on update)"
+		return "so the API server rejects it (a custom resource needs metadata.resourceVersion on update)"
 	case unknownKind:
-		effect = "so the PUT silently overwrites concurrent changes if it is a built-in kind, and is rejected if it is a custom resource"
+		return "so the PUT silently overwrites concurrent changes if it is a built-in kind, and is rejected if it is a custom resource"
 	}
-	pos, end := ck.callPos(w.Call)
+	return "so the PUT silently overwrites concurrent changes"
+}
+
+// nameOrBuilt names an object for the fix: by its variable or field, or,
+// for an expression (a literal, a call), as the object built here.
+func nameOrBuilt(obj string) string {
+	if obj == "" || obj == "the object" || strings.ContainsAny(obj, "(){}[]&*…\"") || strings.HasSuffix(obj, "...") {
+		return "the object built here"
+	}
+	return obj
+}
+
+// helperOfBuiltObjects decides, for an unconditional Update through a
+// helper of the package, whether to report it once at the helper's write:
+// when every call of the helper in the package (with the same write) is an
+// unconditional Update, and that write is a write of the package. It
+// returns that write, and the calls for the first of them (nil for the
+// others); a nil write when the calls are reported each.
+func (ck *checker) helperOfBuiltObjects(w *writes.Write) (inner *writes.Write, calls []*writes.Write) {
+	at := ck.posOf(w.ViaWrite.At)
+	if !at.IsValid() {
+		return nil, nil
+	}
+	for _, x := range ck.writes().All {
+		switch {
+		case x.Via == w.Via && x.ViaWrite == w.ViaWrite:
+			if !unconditionalUpdate(x) {
+				return nil, nil // a call that passes a read object: each call is judged
+			}
+			calls = append(calls, x)
+		case x.Client != nil && flow.Pos(x.Call) == at:
+			inner = x
+		}
+	}
+	if inner == nil {
+		return nil, nil
+	}
+	if calls[0] != w {
+		return inner, nil
+	}
+	return inner, calls
+}
+
+// unconditionalInHelper reports the write of a helper that every call in
+// the package gives an object built without a resourceVersion, once, with
+// the calls as related information.
+func unconditionalInHelper(ck *checker, inner *writes.Write, calls []*writes.Write) []finding {
+	helper := calls[0].Via.Name()
+	var rel []analysis.RelatedInformation
+	for _, c := range calls {
+		pos, _ := ck.callPos(c.Call)
+		rel = append(rel, related(pos, "%s called here with %s, which %s", helper, ck.objText(c), whyUnconditional(c.Condition())))
+	}
+	n := "the one call"
+	if len(calls) > 1 {
+		n = fmt.Sprintf("each of the %d calls", len(calls))
+	}
+	obj := ck.objText(inner)
+	pos, end := ck.callPos(inner.Call)
 	return []finding{{pos: pos, end: end, related: rel,
-		msg: call + " writes " + obj + ", which " + why + ", " + effect + "; " +
-			"Get the current object and modify it, or copy the resourceVersion you read into " + obj}}
+		msg: ck.callName(inner.Call) + " (in " + helper + ") writes " + obj + ", which " + n + " of " + helper +
+			" in the package passes built without a resourceVersion, " + updateEffect(calls[0]) + "; " +
+			"Get the current object in " + helper + " and modify it, or have its callers pass an object read from the API server"}}
 }
 
 type family uint8

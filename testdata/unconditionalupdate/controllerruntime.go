@@ -131,6 +131,12 @@ func (r *WebAppReconciler) badForceUpdateOfBuiltServiceAccount(ctx context.Conte
 	return kubeutil.ForceUpdate(ctx, r.Client, sa) // want "^unconditional-update: "
 }
 
+// The write is two helpers away, in kubeutil.ForceUpdate through kubeutil.SaveObject: reported at the call, pointing at the write.
+func (r *WebAppReconciler) badSaveOfBuiltServiceAccount(ctx context.Context, req ctrl.Request) error {
+	sa := kubeutil.DesiredServiceAccount(req.Namespace, req.Name)
+	return kubeutil.SaveObject(ctx, r.Client, sa) // want "^unconditional-update: SaveObject updates sa, "
+}
+
 // A RoleBinding literal written inline after an existence check.
 func (r *WebAppReconciler) badUpdateOfRoleBindingLiteral(ctx context.Context, req ctrl.Request) error {
 	key := types.NamespacedName{Namespace: req.Namespace, Name: req.Name + "-view"}

@@ -66,6 +66,23 @@ type WriteFact struct {
 	InRetry     bool // the write runs inside the function's own conflict retry
 	ReadsFirst  bool // the write reads the object itself first (controllerutil.CreateOrUpdate)
 	Client      int  // the parameter holding the client written through, or -1
+	// At is where the write is: the client call, at the end of the chain
+	// of helpers that pass the object on. A position of the helper's
+	// package, as a file name and line, to point a caller's finding at.
+	At WritePos
+}
+
+// WritePos is a position in a function's source, portable across the
+// analyses of packages (a token.Pos is not).
+type WritePos struct {
+	File      string
+	Line, Col int
+}
+
+// same reports whether two writes are the same but for where they are.
+func (a WriteFact) same(b WriteFact) bool {
+	a.At, b.At = WritePos{}, WritePos{}
+	return a == b
 }
 
 func (a WriteFact) less(b WriteFact) bool {

@@ -109,7 +109,11 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 				continue
 			}
 			idx := paramIndex(fn, o.Param)
-			wf := WriteFact{Param: idx, Op: w.Op, ReadsFirst: w.ReadsFirst, Client: -1}
+			wf := WriteFact{Param: idx, Op: w.Op, ReadsFirst: w.ReadsFirst, Client: -1, At: w.ViaWrite.At}
+			if w.Via == nil || wf.At.File == "" {
+				pos := fn.Prog.Fset.Position(Pos(w.Call))
+				wf.At = WritePos{File: pos.Filename, Line: pos.Line, Col: pos.Column}
+			}
 			if w.Client != nil {
 				if prm, ok := p.clientRoot(w.Call.Common()).(*ssa.Parameter); ok && prm.Parent() == fn {
 					wf.Client = paramIndex(fn, prm)
@@ -314,7 +318,7 @@ func dedupWrites(ws []WriteFact) []WriteFact {
 	sort.Slice(ws, func(i, j int) bool { return ws[i].less(ws[j]) })
 	out := ws[:0]
 	for i, w := range ws {
-		if i > 0 && w == ws[i-1] {
+		if i > 0 && w.same(out[len(out)-1]) {
 			continue
 		}
 		out = append(out, w)
