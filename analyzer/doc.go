@@ -18,8 +18,8 @@ and generated clientsets for custom resources, the generic gentype clients),
 the dynamic client, controller-runtime's client, listers and informer stores,
 by the shape of their calls; and the conflict retries: retry.RetryOnConflict,
 retry.OnError with apierrors.IsConflict, wait conditions and hand-written
-loops that retry on apierrors.IsConflict, and the user's own wrappers of
-these, also in other packages.
+loops that retry on apierrors.IsConflict, gomega's Eventually in tests, and
+the user's own wrappers of these, also in other packages.
 
 Each diagnostic begins with the name of its rule, which is also its
 category. The -rules flag selects the rules to run (all by default) and

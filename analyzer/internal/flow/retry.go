@@ -97,7 +97,9 @@ func (p *Package) indexFuncArgs() map[*ssa.Function][]funcArg {
 	out := map[*ssa.Function][]funcArg{}
 	for call := range p.calls {
 		for i, arg := range model.Args(call.Common()) {
-			if _, ok := arg.Type().Underlying().(*types.Signature); !ok {
+			// A function, or one passed as an interface value (gomega's
+			// Eventually takes interface{}).
+			if _, ok := strip(arg).Type().Underlying().(*types.Signature); !ok {
 				continue
 			}
 			for _, fn := range p.funcValues(arg) {

@@ -74,28 +74,40 @@ var funcs = map[string]Func{
 	Retry + ".OnError": func() Func { f := retry(2, RetriesByPred, true, true); f.Pred = 1; return f }(),
 
 	// wait: the condition returns (false, nil) to try again.
-	Wait + ".ExponentialBackoff":                                             retry(1, RetriesByCond, true, true),
-	Wait + ".ExponentialBackoffWithContext":                                  retry(2, RetriesByCond, true, true),
-	Wait + ".Poll":                                                           retry(2, RetriesByCond, true, true),
-	Wait + ".PollImmediate":                                                  retry(2, RetriesByCond, true, true),
-	Wait + ".PollWithContext":                                                retry(3, RetriesByCond, true, true),
-	Wait + ".PollImmediateWithContext":                                       retry(3, RetriesByCond, true, true),
-	Wait + ".PollUntilContextTimeout":                                        retry(4, RetriesByCond, true, true),
-	Wait + ".PollUntilContextCancel":                                         ctxRetry(3), // bounded only by the context's deadline
-	Wait + ".PollInfinite":                                                   retry(1, RetriesByCond, false, true),
-	Wait + ".PollInfiniteWithContext":                                        ctxRetry(2), // bounded only by the context's deadline
-	Wait + ".PollImmediateInfinite":                                          retry(1, RetriesByCond, false, true),
-	Wait + ".PollImmediateInfiniteWithContext":                               ctxRetry(2), // bounded only by the context's deadline
-	Wait + ".PollUntil":                                                      retry(1, RetriesByCond, false, true),
-	Wait + ".PollImmediateUntil":                                             retry(1, RetriesByCond, false, true),
-	Wait + ".PollUntilWithContext":                                           ctxRetry(2),                      // bounded only by the context's deadline
-	Wait + ".PollImmediateUntilWithContext":                                  ctxRetry(2),                      // bounded only by the context's deadline
-	"github.com/cenkalti/backoff/v4.Retry":                                   retry(0, RetriesAll, true, true), // ExponentialBackOff stops after MaxElapsedTime
-	"github.com/cenkalti/backoff/v4.RetryNotify":                             retry(0, RetriesAll, true, true),
-	"github.com/cenkalti/backoff/v5.Retry":                                   retry(1, RetriesAll, true, true),
-	"github.com/avast/retry-go/v4.Do":                                        retry(0, RetriesAll, true, true), // 10 attempts by default
-	"github.com/avast/retry-go.Do":                                           retry(0, RetriesAll, true, true),
-	"github.com/sethvargo/go-retry.Do":                                       retry(2, RetriesAll, true, true), // retries only errors marked RetryableError
+	Wait + ".ExponentialBackoff":                 retry(1, RetriesByCond, true, true),
+	Wait + ".ExponentialBackoffWithContext":      retry(2, RetriesByCond, true, true),
+	Wait + ".Poll":                               retry(2, RetriesByCond, true, true),
+	Wait + ".PollImmediate":                      retry(2, RetriesByCond, true, true),
+	Wait + ".PollWithContext":                    retry(3, RetriesByCond, true, true),
+	Wait + ".PollImmediateWithContext":           retry(3, RetriesByCond, true, true),
+	Wait + ".PollUntilContextTimeout":            retry(4, RetriesByCond, true, true),
+	Wait + ".PollUntilContextCancel":             ctxRetry(3), // bounded only by the context's deadline
+	Wait + ".PollInfinite":                       retry(1, RetriesByCond, false, true),
+	Wait + ".PollInfiniteWithContext":            ctxRetry(2), // bounded only by the context's deadline
+	Wait + ".PollImmediateInfinite":              retry(1, RetriesByCond, false, true),
+	Wait + ".PollImmediateInfiniteWithContext":   ctxRetry(2), // bounded only by the context's deadline
+	Wait + ".PollUntil":                          retry(1, RetriesByCond, false, true),
+	Wait + ".PollImmediateUntil":                 retry(1, RetriesByCond, false, true),
+	Wait + ".PollUntilWithContext":               ctxRetry(2),                      // bounded only by the context's deadline
+	Wait + ".PollImmediateUntilWithContext":      ctxRetry(2),                      // bounded only by the context's deadline
+	"github.com/cenkalti/backoff/v4.Retry":       retry(0, RetriesAll, true, true), // ExponentialBackOff stops after MaxElapsedTime
+	"github.com/cenkalti/backoff/v4.RetryNotify": retry(0, RetriesAll, true, true),
+	"github.com/cenkalti/backoff/v5.Retry":       retry(1, RetriesAll, true, true),
+	"github.com/avast/retry-go/v4.Do":            retry(0, RetriesAll, true, true), // 10 attempts by default
+	"github.com/avast/retry-go.Do":               retry(0, RetriesAll, true, true),
+	"github.com/sethvargo/go-retry.Do":           retry(2, RetriesAll, true, true), // retries only errors marked RetryableError
+	// gomega's Eventually polls the function it is given until its matcher
+	// passes (Should(Succeed()) on the error it returns, or the assertions
+	// of its Gomega argument), within a timeout: in a test, a retry of every
+	// error. (Consistently is not: it fails at the first failure.)
+	// gomega.NewWithT returns an internal.Gomega; the function of an
+	// Eventually is given a types.Gomega.
+	"github.com/onsi/gomega.Eventually":                              retry(0, RetriesAll, true, true),
+	"github.com/onsi/gomega.EventuallyWithOffset":                    retry(1, RetriesAll, true, true),
+	"(*github.com/onsi/gomega/internal.Gomega).Eventually":           retry(0, RetriesAll, true, true),
+	"(*github.com/onsi/gomega/internal.Gomega).EventuallyWithOffset": retry(1, RetriesAll, true, true),
+	"(github.com/onsi/gomega/types.Gomega).Eventually":               retry(0, RetriesAll, true, true),
+	"(github.com/onsi/gomega/types.Gomega).EventuallyWithOffset":     retry(1, RetriesAll, true, true),
 	Meta + ".Accessor":                                                       {Kind: FuncAlias, Fn: -1, Pred: -1, Src: 0, Dst: -1, Obj: -1},
 	APIErrors + ".IsConflict":                                                {Kind: FuncIsConflict, Fn: -1, Pred: -1, Src: -1, Dst: -1, Obj: -1},
 	CRUtil + ".CreateOrUpdate":                                               {Kind: FuncReadWrite, Fn: 3, Pred: -1, Src: -1, Dst: -1, Obj: 2, Op: OpUpdate},

@@ -5,6 +5,7 @@ package deps
 import (
 	_ "github.com/evanphx/json-patch/v5"
 	_ "github.com/go-logr/logr"
+	_ "github.com/onsi/gomega"
 	_ "gopkg.in/evanphx/json-patch.v4"
 	_ "k8s.io/api/apps/v1"
 	_ "k8s.io/api/batch/v1"
