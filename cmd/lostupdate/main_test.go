@@ -129,6 +129,25 @@ func TestDisableFlag(t *testing.T) {
 	}
 }
 
+// TestTestsFlag checks that test code is reported with -tests only: the
+// command loads the test files (its -test flag is on by default), and the
+// analyzer leaves their findings out unless asked.
+func TestTestsFlag(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		flags []string
+		want  bool
+	}{{nil, false}, {[]string{"-tests"}, true}} {
+		_, stderr, code := run(t, append(tc.flags, "-rules=unconditional-update", "./testcode")...)
+		if code != 3 || !strings.Contains(stderr, "testcode.go:") {
+			t.Errorf("%v: exit %d, stderr:\n%s\nwant the finding of testcode.go", tc.flags, code, stderr)
+		}
+		if got := strings.Contains(stderr, "e2e.go:"); got != tc.want { // testcode_test.go has a directive
+			t.Errorf("%v: findings in test code: %v, want %v; stderr:\n%s", tc.flags, got, tc.want, stderr)
+		}
+	}
+}
+
 // TestExample checks what the README promises: the bundled example shows a
 // finding of every rule. Then it applies the suggested fixes to the copy of
 // the example it ran on: the result compiles, and lostupdate accepts the
