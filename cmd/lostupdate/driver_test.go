@@ -189,7 +189,7 @@ func count(lines []string, rule string) int {
 // file, line and column order.
 func TestEachFindingOnce(t *testing.T) {
 	dir := opsModule(t)
-	_, stderr, code := runIn(t, binary, dir, nil, "./ops")
+	_, stderr, code := runIn(t, binary, dir, nil, "-tests", "./ops")
 	if code != 3 {
 		t.Fatalf("exit %d, want 3\n%s", code, stderr)
 	}
@@ -226,7 +226,7 @@ func TestEachFindingOnce(t *testing.T) {
 
 func TestTestFlag(t *testing.T) {
 	dir := opsModule(t)
-	_, stderr, _ := runIn(t, binary, dir, nil, "-test=false", "./ops")
+	_, stderr, _ := runIn(t, binary, dir, nil, "-tests", "-test=false", "./ops")
 	if strings.Contains(stderr, "ops_test.go") {
 		t.Errorf("-test=false reports in a test file:\n%s", stderr)
 	}
@@ -239,7 +239,7 @@ func TestTestFlag(t *testing.T) {
 // variant under the package's path, and no finding twice.
 func TestJSONOnce(t *testing.T) {
 	dir := opsModule(t)
-	stdout, stderr, code := runIn(t, binary, dir, nil, "-json", "./ops")
+	stdout, stderr, code := runIn(t, binary, dir, nil, "-tests", "-json", "./ops")
 	if code != 0 {
 		t.Fatalf("exit %d with -json, want 0\n%s", code, stderr)
 	}
@@ -549,11 +549,11 @@ func findingsAndRelated(stderr string) []string {
 // fixes.
 func TestSARIF(t *testing.T) {
 	dir := opsModule(t)
-	stdout, stderr, code := runIn(t, binary, dir, nil, "-format=sarif", "./ops")
+	stdout, stderr, code := runIn(t, binary, dir, nil, "-tests", "-format=sarif", "./ops")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
-	if other, _, _ := runIn(t, binary, dir, nil, "-sarif", "./ops"); other != stdout {
+	if other, _, _ := runIn(t, binary, dir, nil, "-tests", "-sarif", "./ops"); other != stdout {
 		t.Errorf("-sarif and -format=sarif differ")
 	}
 	var log struct {

@@ -68,7 +68,7 @@ func newFlagSet(a *analysis.Analyzer, o *options) *flag.FlagSet {
 	fs.IntVar(&o.context, "c", -1, "display the offending line with this many lines of context")
 	fs.BoolVar(&o.fix, "fix", false, "apply the suggested fixes")
 	fs.BoolVar(&o.diff, "diff", false, "with -fix, do not change the files but print a unified diff")
-	fs.BoolVar(&o.tests, "test", true, "analyse the packages' tests too")
+	fs.BoolVar(&o.tests, "test", false, "load the packages' tests (default: on with -tests, off without: findings in test code are reported only with -tests)")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.Var(&o.vflag, "V", "print the version and exit (-V=full: the form go vet reads)")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
@@ -103,6 +103,13 @@ func run(args []string) int {
 		}
 		fmt.Fprintf(os.Stderr, "%s: %v\n%s", name, err, shortUsage)
 		return 2
+	}
+	testSet := false
+	fs.Visit(func(f *flag.Flag) { testSet = testSet || f.Name == "test" })
+	if !testSet {
+		// Findings in test code are left out without -tests: loading the
+		// test packages would be work for nothing.
+		o.tests = a.Flags.Lookup("tests").Value.String() == "true"
 	}
 	if o.version || o.vflag.set {
 		fmt.Println(versionLine(o.vflag.full))
