@@ -437,26 +437,23 @@ func (p *Package) objectAt(v ssa.Value, at ssa.Instruction, depth int) []Origin 
 			evs = append(evs, e)
 		}
 	}
-	var out []Origin
-	baseKilled := false
+	// The events that run before at on every path to it are in functions
+	// that enclose at's (or in at's own), so they are ordered by dominance:
+	// last is the latest of them. It kills the object's origins and every
+	// event that comes before it on every path, the events before it
+	// included, without comparing each event with every other.
+	var last ssa.Instruction
 	for _, e := range evs {
-		if p.dominates(e.instr, at) {
-			baseKilled = true
-			break
+		if p.dominates(e.instr, at) && (last == nil || p.dominates(last, e.instr)) {
+			last = e.instr
 		}
 	}
-	if !baseKilled {
+	var out []Origin
+	if last == nil {
 		out = append(out, info.origins...)
 	}
 	for _, e := range evs {
-		killed := false
-		for _, e2 := range evs {
-			if e2 != e && p.dominates(e2.instr, at) && p.dominates(e.instr, e2.instr) {
-				killed = true
-				break
-			}
-		}
-		if killed {
+		if last != nil && p.dominates(e.instr, last) {
 			continue
 		}
 		switch e.kind {

@@ -60,10 +60,14 @@ type Package struct {
 	opts  Options
 	facts FactSource
 
-	bindings  map[*ssa.FreeVar]ssa.Value // free variable -> value bound by the closure's MakeClosure
+	bindings  map[*ssa.FreeVar]ssa.Value   // free variable -> value bound by the closure's MakeClosure
+	boundTo   map[ssa.Value][]*ssa.FreeVar // inverse of bindings: the free variables each value is bound to
 	made      map[*ssa.Function]*ssa.MakeClosure
-	retried   map[*ssa.Function]*Retry    // functions run by a conflict retry (memo; nil: none)
-	funcArgs  map[*ssa.Function][]funcArg // where each function value is passed as an argument
+	cellMemo  map[ssa.Value][]ssa.Value     // memo of cellAddrs
+	storeMemo map[ssa.Value][]ssa.Value     // memo of storedValues
+	anchors   map[anchorKey]ssa.Instruction // memo of anchor: the MakeClosure in outer leading to inner
+	retried   map[*ssa.Function]*Retry      // functions run by a conflict retry (memo; nil: none)
+	funcArgs  map[*ssa.Function][]funcArg   // where each function value is passed as an argument
 	loops     map[*ssa.Function][]*Loop
 	summaries map[*ssa.Function]*Summary
 	computing map[*ssa.Function]bool
@@ -95,6 +99,9 @@ func New(pkg *ssa.Package, funcs []*ssa.Function, opts Options, facts FactSource
 		objMemo:   make(map[ssa.Value]*objInfo),
 		aliasMemo: make(map[ssa.Value][]ssa.Value),
 		callsOf:   make(map[*ssa.Function][]ssa.CallInstruction),
+		anchors:   make(map[anchorKey]ssa.Instruction),
+		cellMemo:  make(map[ssa.Value][]ssa.Value),
+		storeMemo: make(map[ssa.Value][]ssa.Value),
 	}
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
@@ -110,6 +117,10 @@ func New(pkg *ssa.Package, funcs []*ssa.Function, opts Options, facts FactSource
 	}
 	cs := ssax.ClosuresOf(funcs)
 	p.bindings, p.made = cs.Bindings, cs.Made
+	p.boundTo = make(map[ssa.Value][]*ssa.FreeVar)
+	for fv, b := range p.bindings {
+		p.boundTo[b] = append(p.boundTo[b], fv)
+	}
 	p.retried = make(map[*ssa.Function]*Retry)
 	p.funcArgs = p.indexFuncArgs()
 	return p
@@ -168,14 +179,32 @@ func (p *Package) dominates(a, b ssa.Instruction) bool {
 // anchor returns the instruction of function outer that leads to instr:
 // instr itself, or the MakeClosure that creates the closure instr is in.
 func (p *Package) anchor(instr ssa.Instruction, outer *ssa.Function) ssa.Instruction {
-	for instr != nil && instr.Parent() != outer {
-		mc := p.made[instr.Parent()]
-		if mc == nil {
-			return nil
-		}
-		instr = mc
+	if instr == nil || instr.Parent() == outer {
+		return instr
 	}
-	return instr
+	return p.anchorFn(instr.Parent(), outer)
+}
+
+type anchorKey struct{ inner, outer *ssa.Function }
+
+// anchorFn returns the MakeClosure in outer that leads to the closure inner,
+// or nil. Each answer is kept, so that closures nested N deep cost N steps
+// once, not on every question about them.
+func (p *Package) anchorFn(inner, outer *ssa.Function) ssa.Instruction {
+	key := anchorKey{inner, outer}
+	if a, ok := p.anchors[key]; ok {
+		return a
+	}
+	var a ssa.Instruction
+	if mc := p.made[inner]; mc != nil {
+		if mc.Parent() == outer {
+			a = mc
+		} else {
+			a = p.anchorFn(mc.Parent(), outer)
+		}
+	}
+	p.anchors[key] = a
+	return a
 }
 
 // reachable reports whether to can be reached from a successor of from

@@ -3,6 +3,7 @@ package flow
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -226,8 +227,12 @@ func (p *Package) alloc(a *ssa.Alloc, info *objInfo) {
 }
 
 // storedValues returns the values stored whole into a variable, also from
-// closures that capture it.
+// closures that capture it. The answer is kept: closures nested N deep that
+// each use a captured variable ask about it N times.
 func (p *Package) storedValues(cell ssa.Value) []ssa.Value {
+	if vals, ok := p.storeMemo[cell]; ok {
+		return slices.Clip(vals)
+	}
 	var vals []ssa.Value
 	for _, addr := range p.cellAddrs(cell) {
 		for _, r := range *addr.Referrers() {
@@ -236,19 +241,23 @@ func (p *Package) storedValues(cell ssa.Value) []ssa.Value {
 			}
 		}
 	}
-	return vals
+	p.storeMemo[cell] = vals
+	return slices.Clip(vals)
 }
 
-// cellAddrs returns a variable and the free variables of closures bound to it.
+// cellAddrs returns a variable and the free variables of closures bound to
+// it, kept as storedValues' answers are.
 func (p *Package) cellAddrs(cell ssa.Value) []ssa.Value {
-	addrs := []ssa.Value{cell}
-	for fv, b := range p.bindings {
-		if b == cell {
-			addrs = append(addrs, fv)
-			addrs = append(addrs, p.cellAddrs(fv)[1:]...)
-		}
+	if addrs, ok := p.cellMemo[cell]; ok {
+		return slices.Clip(addrs)
 	}
-	return addrs
+	addrs := []ssa.Value{cell}
+	for _, fv := range p.boundTo[cell] {
+		addrs = append(addrs, fv)
+		addrs = append(addrs, p.cellAddrs(fv)[1:]...)
+	}
+	p.cellMemo[cell] = addrs
+	return slices.Clip(addrs)
 }
 
 // isObjectMemory reports whether a pointer type points to a struct (the
