@@ -15,7 +15,10 @@ import (
 // !obj.GetDeletionTimestamp().IsZero(), or the else branch of their
 // negations), or after such a test returned from the other branch; or, in
 // an unexported function given the object, when every call of it in the
-// package runs so with the object it passes.
+// package runs so with the object it passes; or, in a closure, when the
+// closure is made so (a deletion timestamp is never unset, so a closure
+// made for an object being deleted runs while it is, whenever it is called,
+// even after it reads the object again).
 func (p *Package) WhileDeleting(v ssa.Value, at ssa.Instruction) bool {
 	return p.whileDeleting(v, at, 0)
 }
@@ -36,6 +39,9 @@ func (p *Package) whileDeleting(v ssa.Value, at ssa.Instruction, depth int) bool
 		return true
 	}
 	fn := at.Parent()
+	if mc := p.made[fn]; mc != nil {
+		return depth < maxParamReadDepth && p.whileDeleting(v, mc, depth+1)
+	}
 	if len(params) != 1 || depth >= maxParamReadDepth || fn.Object() == nil || fn.Object().Exported() {
 		return false
 	}
