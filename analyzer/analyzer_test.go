@@ -35,6 +35,7 @@ var corpus = []string{
 	"./missingretry",
 	"./staleread",
 	"./unconditionalpatch",
+	"./mutations",
 	"./applyretry",
 	"./unboundedretry",
 	"./testopretry",

@@ -138,7 +138,8 @@ now. Reported at the Patch call:
     read object, where a list field of the object changes between the
     snapshot and the patch (append, index writes,
     controllerutil.AddFinalizer/RemoveFinalizer, meta.SetStatusCondition,
-    SetOwnerReference, SetFinalizers, unstructured.SetNestedSlice, and
+    SetControllerReference/SetOwnerReference (controllerutil's, or ctrl's
+    alias), SetFinalizers, unstructured.SetNestedSlice, and
     helpers of any package that do these), or where a field is set from a
     value computed from the value it replaces, or from the list or map that
     holds it (a counter, a joined bundle, a map value moved within its map).
@@ -147,7 +148,8 @@ now. Reported at the Patch call:
     desired-state write and is not reported. A strategic merge patch merges lists
     that declare patchStrategy merge (finalizers, owner references, ...) by
     key, so for it only the other lists count.
-  - controllerutil.CreateOrPatch, whose mutate function changes a list.
+  - controllerutil.CreateOrPatch (or ctrl.CreateOrPatch), whose mutate
+    function changes a list.
   - JSON patches without a test op whose operations address an array element
     by index, or set a value computed from the value read at the same path.
   - merge and strategic merge patch bodies (literals, fmt.Sprintf,

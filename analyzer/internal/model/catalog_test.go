@@ -91,6 +91,9 @@ var stubs = map[string]string{
 		func AddFinalizer(o client.Object, f string) bool { return false }
 		func RemoveFinalizer(o client.Object, f string) bool { return false }
 		func SetControllerReference(owner, object client.Object, scheme any) error { return nil }`,
+	CR: `package controllerruntime
+		import "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+		var SetControllerReference = controllerutil.SetControllerReference`,
 	"example.com/mine": `package mine
 		func Marshal(v any) ([]byte, error) { return nil, nil }
 		func IsConflict(err error) bool { return false }`,
@@ -184,6 +187,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	apijson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/yaml"
@@ -213,6 +217,7 @@ func crVars() (client.Patch, client.Patch, any) { return client.Apply, client.Me
 func finalizer()  { controllerutil.AddFinalizer(obj, "f") }
 func unfinalize() { controllerutil.RemoveFinalizer(obj, "f") }
 func ownerRef()   { controllerutil.SetControllerReference(owner, obj, nil) }
+func ctrlOwnerRef() { ctrl.SetControllerReference(owner, obj, nil) }
 func setFin()     { obj.SetFinalizers(nil) }
 func viaIface(o client.Object) { o.GetName() }
 func nestedSet()  { unstructured.SetNestedField(u.Object, "x", "spec", "a") }
@@ -304,6 +309,8 @@ func TestRoles(t *testing.T) {
 			"finalizer":  {0, "finalizers", true, false},
 			"unfinalize": {0, "finalizers", true, true},
 			"ownerRef":   {1, "ownerReferences", true, false},
+			// ctrl.SetControllerReference, a variable holding it.
+			"ctrlOwnerRef": {1, "ownerReferences", true, false},
 		} {
 			if got, ok := ListMutator(one(t, pkg, name)); !ok || got != want {
 				t.Errorf("ListMutator(%s) = %+v, %v; want %+v", name, got, ok, want)
@@ -623,6 +630,9 @@ func TestCatalogNamesLibraries(t *testing.T) {
 	}
 	for n := range nestedOps {
 		names = append(names, n)
+	}
+	for n, fn := range funcVars {
+		names = append(names, n, fn)
 	}
 	for n := range sinks {
 		names = append(names, n)

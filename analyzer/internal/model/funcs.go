@@ -344,3 +344,13 @@ var ctxFuncs = map[string]CtxUse{
 
 // ContextOf says what kind of context a call of package context returns.
 func ContextOf(c *ssa.CallCommon) CtxUse { return ctxFuncs[CalleeName(c)] }
+
+// funcVars are package-level variables of the libraries that hold one of
+// their functions, by full name: controller-runtime's ctrl package
+// re-exports controllerutil's helpers so. A call of one is a call of the
+// function it holds.
+var funcVars = map[string]string{
+	CR + ".SetControllerReference": CRUtil + ".SetControllerReference",
+	CR + ".CreateOrUpdate":         CRUtil + ".CreateOrUpdate",
+	CR + ".CreateOrPatch":          CRUtil + ".CreateOrPatch",
+}

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"go/token"
 	"go/types"
 	"reflect"
 	"strings"
@@ -38,11 +39,21 @@ func FunctionName(fn *ssa.Function) string {
 
 // CalleeName returns the full name of the function or interface method a
 // call invokes, the generic origin for instances, or "".
+// A call of a variable of a library that holds one of its functions
+// (ctrl.SetControllerReference) is named after that function.
 func CalleeName(c *ssa.CallCommon) string {
 	if c.IsInvoke() {
 		return FuncName(c.Method)
 	}
-	return FunctionName(c.StaticCallee())
+	if fn := c.StaticCallee(); fn != nil {
+		return FunctionName(fn)
+	}
+	if ld, ok := c.Value.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		if g, ok := ld.X.(*ssa.Global); ok && g.Pkg != nil {
+			return funcVars[g.Pkg.Pkg.Path()+"."+g.Name()]
+		}
+	}
+	return ""
 }
 
 // ShortName shortens a full function name for messages: the last element

@@ -27,6 +27,7 @@ const (
 	Cache           = "k8s.io/client-go/tools/cache"
 	Listers         = "k8s.io/client-go/listers"
 	Workqueue       = "k8s.io/client-go/util/workqueue"
+	CR              = "sigs.k8s.io/controller-runtime" // the ctrl package of aliases
 	CRClient        = "sigs.k8s.io/controller-runtime/pkg/client"
 	CRReconcile     = "sigs.k8s.io/controller-runtime/pkg/reconcile"
 	CRUtil          = "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
