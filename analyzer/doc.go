@@ -139,8 +139,10 @@ now. Reported at the Patch call:
     snapshot and the patch (append, index writes,
     controllerutil.AddFinalizer/RemoveFinalizer, meta.SetStatusCondition,
     SetControllerReference/SetOwnerReference (controllerutil's, or ctrl's
-    alias), SetFinalizers, unstructured.SetNestedSlice, and
-    helpers of any package that do these), or where a field is set from a
+    alias), SetFinalizers/SetOwnerReferences (of an Unstructured, of an
+    interface value, or of the ObjectMeta a typed object embeds),
+    unstructured.SetNestedSlice, and helpers of any package that do these
+    to the object or its ObjectMeta), or where a field is set from a
     value computed from the value it replaces, or from the list or map that
     holds it (a counter, a joined bundle, a map value moved within its map).
     A value computed from other fields of the object, or from the

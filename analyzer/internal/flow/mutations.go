@@ -132,6 +132,7 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 	isSlice := isList(ft)
 	_, isMap := ft.Underlying().(*types.Map)
 	_, isPtr := ft.Underlying().(*types.Pointer)
+	_, isStruct := ft.Underlying().(*types.Struct)
 	merge := strings.Contains(model.Tag(tag, "patchStrategy"), "merge")
 	var out []Mutation
 	if field.Name() == "Object" && model.IsUnstructured(f.X.Type()) {
@@ -195,6 +196,21 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 			// given the address of a list changes it.
 			if isSlice && !model.IsReadOnly(r.Common()) {
 				out = append(out, Mutation{Instr: r, Field: sub, List: true, Merge: merge})
+			}
+			// cm.SetFinalizers(l), a method of the embedded ObjectMeta
+			// promoted to the object, whose receiver is &cm.ObjectMeta; a
+			// helper given &cm.ObjectMeta.
+			if isStruct {
+				out = append(out, p.callMutations(r, f, sub, obj)...)
+			}
+		case *ssa.MakeInterface:
+			// A helper given &cm.ObjectMeta as a metav1.Object.
+			if isStruct {
+				for _, rr := range *r.Referrers() {
+					if c, ok := rr.(ssa.CallInstruction); ok {
+						out = append(out, p.callMutations(c, r, sub, obj)...)
+					}
+				}
 			}
 		}
 	}
@@ -321,7 +337,7 @@ func (p *Package) callMutations(call ssa.CallInstruction, a ssa.Value, path stri
 	var out []Mutation
 	for _, mf := range facts {
 		if mf.Param < len(c.Args) && c.Args[mf.Param] == a {
-			out = append(out, Mutation{Instr: call, Field: mf.Field, List: mf.List, Merge: mf.Merge, FromRead: mf.FromRead, Remove: mf.Remove, Via: obj0})
+			out = append(out, Mutation{Instr: call, Field: joinPath(path, mf.Field), List: mf.List, Merge: mf.Merge, FromRead: mf.FromRead, Remove: mf.Remove, Via: obj0})
 		}
 	}
 	return out

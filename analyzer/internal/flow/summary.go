@@ -145,9 +145,11 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 	s.ConflictTest = isPredicate(sig) && p.mentionsConflictFn(fn, 1)
 
 	// Parameters whose lists change, or whose fields get values computed from
-	// themselves (a merge patch of them after this call is a read-modify-write).
+	// themselves (a merge patch of them after this call is a read-modify-write);
+	// also the metadata of an object (func(m *metav1.ObjectMeta) given
+	// &obj.ObjectMeta).
 	for i, prm := range params {
-		if !isObjectType(prm.Type()) {
+		if !isObjectType(prm.Type()) && !model.IsObjectMeta(prm.Type()) {
 			continue
 		}
 		var mf *MutateFact
