@@ -162,7 +162,8 @@ now. Reported at the Patch call:
 A blind patch of constant values (set a label, add a finalizer with a JSON
 patch add at /-) is not a read-modify-write and is not reported. Nor is a
 change that only removes finalizers (controllerutil.RemoveFinalizer, a
-filtered list, SetFinalizers of one) in a branch where the object's deletion
+filtered list, slices.Delete or slices.DeleteFunc of the list, SetFinalizers
+of one) in a branch where the object's deletion
 timestamp is set (obj.DeletionTimestamp != nil,
 !obj.GetDeletionTimestamp().IsZero(), or after a return from their
 negation; or in an unexported helper given the object, when every caller

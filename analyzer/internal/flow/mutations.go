@@ -433,9 +433,10 @@ func (p *Package) readFrom(v ssa.Value, isObj func(ssa.Value) bool, field func(s
 
 // sublist reports whether v, the new value of the list at field, is made
 // only of elements of the list read from the object (one of obj): the list
-// itself, a slice of it, an empty list, or appends to one of these of its
-// elements (a filtering loop, append(l[:i], l[i+1:]...)), through local
-// variables and local helpers that return such a part of a parameter.
+// itself, a slice of it, an empty list, appends to one of these of its
+// elements (a filtering loop, append(l[:i], l[i+1:]...)), or what
+// slices.DeleteFunc and the like return of one, through local variables
+// and local helpers that return such a part of a parameter.
 func (p *Package) sublist(v ssa.Value, obj map[ssa.Value]bool, field string) bool {
 	isList := func(x ssa.Value) bool {
 		switch y := x.(type) {
@@ -510,6 +511,9 @@ func (p *Package) partOf(v ssa.Value, isList func(ssa.Value) bool, seen map[ssa.
 				return true
 			}
 			return p.partOf(c.Args[1], isList, seen, depth+1) // append(l[:i], l[i+1:]...)
+		}
+		if i, ok := model.ListPart(c); ok && i < len(c.Args) {
+			return p.partOf(c.Args[i], isList, seen, depth+1) // slices.DeleteFunc(l, f)
 		}
 		fn := callee(c)
 		if fn == nil || !p.local(fn) || len(fn.Blocks) == 0 {

@@ -94,6 +94,9 @@ var stubs = map[string]string{
 	CR: `package controllerruntime
 		import "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 		var SetControllerReference = controllerutil.SetControllerReference`,
+	"slices": `package slices
+		func Index[S ~[]E, E comparable](s S, v E) int { return -1 }
+		func DeleteFunc[S ~[]E, E any](s S, del func(E) bool) S { return s }`,
 	"example.com/mine": `package mine
 		func Marshal(v any) ([]byte, error) { return nil, nil }
 		func IsConflict(err error) bool { return false }`,
@@ -178,6 +181,7 @@ import (
 	"context"
 	stdjson "encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
@@ -219,6 +223,8 @@ func unfinalize() { controllerutil.RemoveFinalizer(obj, "f") }
 func ownerRef()   { controllerutil.SetControllerReference(owner, obj, nil) }
 func ctrlOwnerRef() { ctrl.SetControllerReference(owner, obj, nil) }
 func setFin()     { obj.SetFinalizers(nil) }
+func deleteFunc(l []string) { slices.DeleteFunc(l, func(string) bool { return false }) }
+func index(l []string) { slices.Index(l, "f") }
 func viaIface(o client.Object) { o.GetName() }
 func nestedSet()  { unstructured.SetNestedField(u.Object, "x", "spec", "a") }
 func nestedList() { unstructured.SetNestedStringSlice(u.Object, nil, "spec", "b") }
@@ -325,6 +331,12 @@ func TestRoles(t *testing.T) {
 		}
 		if _, ok := ListMethod("SetLabels"); ok {
 			t.Error("SetLabels taken for a list method")
+		}
+		if i, ok := ListPart(one(t, pkg, "deleteFunc")); !ok || i != 0 {
+			t.Errorf("ListPart(slices.DeleteFunc) = %d, %v; want 0, true", i, ok)
+		}
+		if _, ok := ListPart(one(t, pkg, "index")); ok {
+			t.Error("slices.Index taken for a part of a list")
 		}
 	})
 
@@ -633,6 +645,9 @@ func TestCatalogNamesLibraries(t *testing.T) {
 	}
 	for n, fn := range funcVars {
 		names = append(names, n, fn)
+	}
+	for n := range listParts {
+		names = append(names, n)
 	}
 	for n := range sinks {
 		names = append(names, n)

@@ -51,6 +51,25 @@ func ListMethod(name string) (ListChange, bool) {
 	return m, ok
 }
 
+// listParts return a part of the list they are given (the argument, by
+// full name): every element of the result is an element of it, so a list
+// set to the result only loses elements.
+var listParts = map[string]int{
+	"slices.Clone":       0,
+	"slices.Clip":        0,
+	"slices.Compact":     0,
+	"slices.CompactFunc": 0,
+	"slices.Delete":      0,
+	"slices.DeleteFunc":  0,
+}
+
+// ListPart recognises a call that returns a part of a list argument
+// (slices.DeleteFunc(l, f)), and returns that argument's index.
+func ListPart(c *ssa.CallCommon) (int, bool) {
+	i, ok := listParts[CalleeName(c)]
+	return i, ok
+}
+
 // identityFields are fields (and, with Get, getters) whose value says which
 // object it is, not what state it is in: computing a new value from them is
 // not a read-modify-write.
