@@ -136,7 +136,7 @@ now. Reported at the Patch call:
   - controller-runtime client.MergeFrom and client.StrategicMergeFrom, and
     jsonpatch.CreateMergePatch / strategicpatch.CreateTwoWayMergePatch of a
     read object, where a list field of the object changes between the
-    snapshot and the patch (append, index writes,
+    snapshot and the patch (append, index writes, a sort in place,
     controllerutil.AddFinalizer/RemoveFinalizer, meta.SetStatusCondition,
     SetControllerReference/SetOwnerReference (controllerutil's, or ctrl's
     alias), SetFinalizers/SetOwnerReferences (of an Unstructured, of an

@@ -158,3 +158,15 @@ func setFinalizersObjectMeta(ctx context.Context, c client.Client, key client.Ob
 	meta.SetFinalizers(append(meta.GetFinalizers(), finalizer))
 	return c.Patch(ctx, cm, client.MergeFrom(base)) // want "^unconditional-patch: Patch of cm .*finalizers list"
 }
+
+// A metadata-only object: PartialObjectMetadata embeds ObjectMeta too.
+func setFinalizersPartial(ctx context.Context, c client.Client, key client.ObjectKey) error {
+	pm := &metav1.PartialObjectMetadata{}
+	pm.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("ConfigMap"))
+	if err := c.Get(ctx, key, pm); err != nil {
+		return err
+	}
+	base := pm.DeepCopy()
+	pm.SetFinalizers(append(pm.GetFinalizers(), finalizer))
+	return c.Patch(ctx, pm, client.MergeFrom(base)) // want "^unconditional-patch: Patch of pm .*finalizers list"
+}

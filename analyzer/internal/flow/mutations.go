@@ -177,6 +177,10 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 						}
 					}
 				}
+				// sort.Strings(obj.Finalizers), slices.SortFunc(obj.Status.Conditions, cmp)
+				for _, c := range sortsOf(r) {
+					out = append(out, Mutation{Instr: c, Field: sub, List: true, Merge: merge})
+				}
 			case isMap:
 				for _, rr := range *r.Referrers() {
 					if u, ok := rr.(*ssa.MapUpdate); ok && u.Map == r {
@@ -233,6 +237,30 @@ func elemWritten(v ssa.Value) bool {
 		}
 	}
 	return false
+}
+
+// sortsOf returns the calls that reorder, in place, the list v (a load of a
+// list field), given to them as it is or converted (sort.StringSlice(l)).
+func sortsOf(v ssa.Value) []ssa.CallInstruction {
+	var out []ssa.CallInstruction
+	work := []ssa.Value{v}
+	for depth := 0; len(work) > 0 && depth < maxFieldChain; depth++ {
+		var next []ssa.Value
+		for _, x := range work {
+			for _, r := range *x.Referrers() {
+				switch r := r.(type) {
+				case *ssa.MakeInterface, *ssa.ChangeType:
+					next = append(next, r.(ssa.Value))
+				case ssa.CallInstruction:
+					if args := r.Common().Args; len(args) > 0 && args[0] == x && model.SortsList(r.Common()) {
+						out = append(out, r)
+					}
+				}
+			}
+		}
+		work = next
+	}
+	return out
 }
 
 // replacedListIn finds, under the address of an element of a list that a

@@ -96,7 +96,8 @@ var stubs = map[string]string{
 		var SetControllerReference = controllerutil.SetControllerReference`,
 	"slices": `package slices
 		func Index[S ~[]E, E comparable](s S, v E) int { return -1 }
-		func DeleteFunc[S ~[]E, E any](s S, del func(E) bool) S { return s }`,
+		func DeleteFunc[S ~[]E, E any](s S, del func(E) bool) S { return s }
+		func SortFunc[S ~[]E, E any](s S, cmp func(a, b E) int) {}`,
 	"example.com/mine": `package mine
 		func Marshal(v any) ([]byte, error) { return nil, nil }
 		func IsConflict(err error) bool { return false }`,
@@ -225,6 +226,7 @@ func ctrlOwnerRef() { ctrl.SetControllerReference(owner, obj, nil) }
 func setFin()     { obj.SetFinalizers(nil) }
 func deleteFunc(l []string) { slices.DeleteFunc(l, func(string) bool { return false }) }
 func index(l []string) { slices.Index(l, "f") }
+func sortFunc(l []string) { slices.SortFunc(l, func(a, b string) int { return 0 }) }
 func viaIface(o client.Object) { o.GetName() }
 func nestedSet()  { unstructured.SetNestedField(u.Object, "x", "spec", "a") }
 func nestedList() { unstructured.SetNestedStringSlice(u.Object, nil, "spec", "b") }
@@ -337,6 +339,10 @@ func TestRoles(t *testing.T) {
 		}
 		if _, ok := ListPart(one(t, pkg, "index")); ok {
 			t.Error("slices.Index taken for a part of a list")
+		}
+		if !SortsList(one(t, pkg, "sortFunc")) || SortsList(one(t, pkg, "index")) {
+			t.Errorf("SortsList(slices.SortFunc) = %v, SortsList(slices.Index) = %v; want true, false",
+				SortsList(one(t, pkg, "sortFunc")), SortsList(one(t, pkg, "index")))
 		}
 	})
 
@@ -647,6 +653,9 @@ func TestCatalogNamesLibraries(t *testing.T) {
 		names = append(names, n, fn)
 	}
 	for n := range listParts {
+		names = append(names, n)
+	}
+	for n := range listSorters {
 		names = append(names, n)
 	}
 	for n := range sinks {

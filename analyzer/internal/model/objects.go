@@ -70,6 +70,26 @@ func ListPart(c *ssa.CallCommon) (int, bool) {
 	return i, ok
 }
 
+// listSorters reorder, in place, the list they are given as argument 0 (or
+// a conversion of it, sort.StringSlice(l)), by full name.
+var listSorters = map[string]bool{
+	"sort.Float64s":         true,
+	"sort.Ints":             true,
+	"sort.Slice":            true,
+	"sort.SliceStable":      true,
+	"sort.Sort":             true,
+	"sort.Stable":           true,
+	"sort.Strings":          true,
+	"slices.Reverse":        true,
+	"slices.Sort":           true,
+	"slices.SortFunc":       true,
+	"slices.SortStableFunc": true,
+}
+
+// SortsList recognises a call that reorders the list given as its first
+// argument in place: sort.Strings(l), slices.SortFunc(l, cmp).
+func SortsList(c *ssa.CallCommon) bool { return listSorters[CalleeName(c)] }
+
 // identityFields are fields (and, with Get, getters) whose value says which
 // object it is, not what state it is in: computing a new value from them is
 // not a read-modify-write.
