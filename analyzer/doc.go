@@ -147,7 +147,9 @@ now. Reported at the Patch call:
     holds it (a counter, a joined bundle, a map value moved within its map).
     A value computed from other fields of the object, or from the
     controller's own desired state (looked up by a label, say), is a
-    desired-state write and is not reported. A strategic merge patch merges lists
+    desired-state write and is not reported; so is a whole list set to a
+    value not computed from the list it replaces (a copy of a template's
+    list, a list kept from another object). A strategic merge patch merges lists
     that declare patchStrategy merge (finalizers, owner references, ...) by
     key, so for it only the other lists count.
   - controllerutil.CreateOrPatch (or ctrl.CreateOrPatch), whose mutate

@@ -109,6 +109,11 @@ func (ck *checker) patchHazard(w *writes.Write, info *patch.Info) (string, []ana
 				// meanwhile is rejected (422), not applied.
 				continue
 			}
+			if m.Replaced {
+				// The whole list set to desired state: a lock would only
+				// make the write retry to send the same list.
+				continue
+			}
 			if m.List && !(info.Type == patch.TypeStrategic && m.Merge) {
 				why := "a merge patch replaces the whole list"
 				if info.Type == patch.TypeStrategic {

@@ -14,11 +14,16 @@ import (
 // Mutation is a change of a field of an object.
 type Mutation struct {
 	Instr    ssa.Instruction
-	Field    string      // "finalizers", "status.conditions", "spec.replicas"
-	List     bool        // a list changes: a merge patch sends the whole list
-	Merge    bool        // the list has patchStrategy merge: a strategic merge patch merges it by key
-	FromRead bool        // the new value is computed from the value it replaces, read from the object
-	Remove   bool        // the list only loses elements: it is set to a part of what was read
+	Field    string // "finalizers", "status.conditions", "spec.replicas"
+	List     bool   // a list changes: a merge patch sends the whole list
+	Merge    bool   // the list has patchStrategy merge: a strategic merge patch merges it by key
+	FromRead bool   // the new value is computed from the value it replaces, read from the object
+	Remove   bool   // the list only loses elements: it is set to a part of what was read
+	// Replaced: the whole list is set to a value not computed from the list
+	// it replaces (desired state, such as a copy of a template's list). A
+	// merge patch then sends what the controller wants whatever changed
+	// meanwhile; a lock would only make it retry to send the same list.
+	Replaced bool
 	Via      *types.Func // the helper that does it
 }
 
@@ -149,6 +154,7 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 				m.FromRead = p.fromObject(r.Val, obj, sub)
 			} else {
 				m.Remove = p.sublist(r.Val, obj, sub)
+				m.Replaced = !m.Remove && !p.fromObject(r.Val, obj, sub)
 			}
 			out = append(out, m)
 		case *ssa.FieldAddr:
@@ -345,8 +351,13 @@ func (p *Package) callMutations(call ssa.CallInstruction, a ssa.Value, path stri
 	if model.Recv(c) == a {
 		if m, ok := model.ListMethod(model.CalledName(c)); ok {
 			field := joinPath(path, m.Field)
-			remove := len(c.Args) > 0 && p.sublist(c.Args[len(c.Args)-1], obj, field)
-			return []Mutation{{Instr: call, Field: field, List: true, Merge: m.Merge, Remove: remove}}
+			var remove, replaced bool
+			if len(c.Args) > 0 {
+				v := c.Args[len(c.Args)-1]
+				remove = p.sublist(v, obj, field)
+				replaced = !remove && !p.fromObject(v, obj, field)
+			}
+			return []Mutation{{Instr: call, Field: field, List: true, Merge: m.Merge, Remove: remove, Replaced: replaced}}
 		}
 	}
 	fn := callee(c)
@@ -432,7 +443,7 @@ func (p *Package) readFrom(v ssa.Value, isObj func(ssa.Value) bool, field func(s
 				}
 			}
 		case *ssa.Call:
-			if r := model.Recv(y.Common()); r != nil && isObj(strip(r)) {
+			if r := model.Recv(y.Common()); r != nil && (isObj(strip(r)) || isObj(embedder(r))) {
 				name := model.CalledName(y.Common())
 				if f, ok := strings.CutPrefix(name, "Get"); ok && !model.IsIdentityField(f) && field(getterPath(f)) {
 					return y
@@ -775,4 +786,23 @@ func isList(t types.Type) bool {
 	}
 	b, ok := sl.Elem().Underlying().(*types.Basic)
 	return !ok || b.Kind() != types.Byte
+}
+
+// embedder returns the value whose embedded struct v is the address of
+// (&cm.ObjectMeta, the receiver of a promoted method such as
+// cm.GetFinalizers), through embedded fields; v itself otherwise.
+func embedder(v ssa.Value) ssa.Value {
+	for depth := 0; depth < maxFieldChain; depth++ {
+		v = strip(v)
+		fa, ok := v.(*ssa.FieldAddr)
+		if !ok {
+			return v
+		}
+		st, ok := fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
+		if !ok || !st.Field(fa.Field).Embedded() {
+			return v
+		}
+		v = fa.X
+	}
+	return v
 }

@@ -154,7 +154,7 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 		}
 		var mf *MutateFact
 		for _, m := range p.Mutations(prm, nil, nil) {
-			if !m.List && !m.FromRead {
+			if !m.List && !m.FromRead || m.Replaced {
 				continue
 			}
 			if mf == nil {
