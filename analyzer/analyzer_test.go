@@ -39,6 +39,7 @@ var corpus = []string{
 	"./applyretry",
 	"./unboundedretry",
 	"./testopretry",
+	"./retryshapes",
 	"./facts",
 	"./factsuser",
 	"./suppress",

@@ -29,13 +29,14 @@ func (f Fate) String() string {
 // whose conflict branch drops it, for Swallowed.
 func (p *Package) ErrorFate(err ssa.Value, write ssa.Instruction) (fate Fate, check *ssa.Call) {
 	if err == nil {
-		if p.failsAfter(write, nil) || p.callersFailAfter(write) {
+		if p.failsAfter(write, nil, nil) || p.callersFailAfter(write) {
 			return Handled, nil // see below
 		}
 		return Dropped, nil
 	}
 	t := p.taint(err)
 	success := p.successBlocks(t, write)
+	failed := p.failureBlocks(t)
 	var distinct func(*ssa.Return) bool
 	if len(t.conflictChecks) > 0 {
 		distinct = p.distinctFromSuccess(write, t, success)
@@ -45,7 +46,7 @@ func (p *Package) ErrorFate(err ssa.Value, write ssa.Instruction) (fate Fate, ch
 		if succ == nil {
 			continue
 		}
-		if !p.handledFrom(succ, write, t, success, distinct) {
+		if !p.handledFrom(succ, write, t, success, failed, distinct) {
 			return Swallowed, c
 		}
 	}
@@ -58,7 +59,7 @@ func (p *Package) ErrorFate(err ssa.Value, write ssa.Instruction) (fate Fate, ch
 	// if err != nil { queue.AddRateLimited(key); return }: the error path
 	// retries without passing the error on.
 	for _, chk := range t.nilChecks {
-		if failure := failureSuccessor(chk); failure != nil && p.handledOnEveryPath(failure, write, t, success) {
+		if failure := failureSuccessor(chk); failure != nil && p.handledOnEveryPath(failure, write, t, success, failed) {
 			return Handled, nil
 		}
 	}
@@ -66,7 +67,7 @@ func (p *Package) ErrorFate(err ssa.Value, write ssa.Instruction) (fate Fate, ch
 	// error path, the function fails (or requeues) anyway, whatever the
 	// error, and the next attempt writes again. So in a helper whose every
 	// caller in the package then fails.
-	if p.failsAfter(write, success) || p.callersFailAfter(write) {
+	if p.failsAfter(write, success, failed) || p.callersFailAfter(write) {
 		return Handled, nil
 	}
 	if t.logged {
@@ -78,9 +79,11 @@ func (p *Package) ErrorFate(err ssa.Value, write ssa.Instruction) (fate Fate, ch
 // failsAfter reports whether every path from a write call to the end of its
 // function returns a non-nil error or asks for a requeue (a requeue after a
 // successful write, in success, excepted): a conflict of the write then
-// reaches a retry, whichever error is returned. A deferred write runs after
-// the return, and a goroutine's on its own: neither is judged this way.
-func (p *Package) failsAfter(write ssa.Instruction, success map[*ssa.BasicBlock]bool) bool {
+// reaches a retry, whichever error is returned. A call of a writing function
+// of the package counts as a retry only in failed, the blocks that run only
+// when the write failed. A deferred write runs after the return, and a
+// goroutine's on its own: neither is judged this way.
+func (p *Package) failsAfter(write ssa.Instruction, success, failed map[*ssa.BasicBlock]bool) bool {
 	if write == nil || write.Block() == nil {
 		return false
 	}
@@ -96,7 +99,7 @@ func (p *Package) failsAfter(write ssa.Instruction, success map[*ssa.BasicBlock]
 			break
 		}
 	}
-	if ends, handled := p.instrsHandOn(rest, success[b], nil); ends {
+	if ends, handled := p.instrsHandOn(rest, success[b], false, nil); ends {
 		return handled
 	}
 	seen := map[*ssa.BasicBlock]bool{b: true}
@@ -106,7 +109,7 @@ func (p *Package) failsAfter(write ssa.Instruction, success map[*ssa.BasicBlock]
 			return true // a loop back: judged where it was entered
 		}
 		seen[b] = true
-		if ends, handled := p.handsOn(b, success); ends {
+		if ends, handled := p.handsOn(b, success, failed); ends {
 			return handled
 		}
 		if len(b.Succs) == 0 {
@@ -150,7 +153,7 @@ func (p *Package) callersFailAfter(write ssa.Instruction) bool {
 		return false
 	}
 	for _, c := range calls {
-		if c.Parent() == fn || !p.failsAfter(c, nil) {
+		if c.Parent() == fn || !p.failsAfter(c, nil, nil) {
 			return false
 		}
 	}
@@ -224,6 +227,37 @@ func (p *Package) successBlocks(t *errTaint, write ssa.Instruction) map[*ssa.Bas
 			out[b] = true
 			stack = append(stack, b.Succs...)
 		}
+	}
+	return out
+}
+
+// failureBlocks returns the blocks that run only when the error failed a
+// check: those dominated by the err != nil branch of a nil check, or by the
+// true branch of a conflict test, entered from the check alone.
+func (p *Package) failureBlocks(t *errTaint) map[*ssa.BasicBlock]bool {
+	out := map[*ssa.BasicBlock]bool{}
+	var add func(b *ssa.BasicBlock)
+	add = func(b *ssa.BasicBlock) {
+		if out[b] {
+			return
+		}
+		out[b] = true
+		for _, d := range b.Dominees() {
+			add(d)
+		}
+	}
+	// A branch target with one predecessor, the check, runs only on its
+	// outcome.
+	from := func(b *ssa.BasicBlock) {
+		if b != nil && len(b.Preds) == 1 {
+			add(b)
+		}
+	}
+	for _, chk := range t.nilChecks {
+		from(failureSuccessor(chk))
+	}
+	for _, c := range t.conflictChecks {
+		from(conflictSuccessor(c))
 	}
 	return out
 }
@@ -412,7 +446,7 @@ func (p *Package) taint(err ssa.Value) *errTaint {
 // distinct, when set, tells a return that gives the caller another answer
 // than success does (if IsConflict(err) { return false, nil } where success
 // returns true): the conflict is handed on as that answer.
-func (p *Package) handledFrom(from *ssa.BasicBlock, write ssa.Instruction, t *errTaint, success map[*ssa.BasicBlock]bool, distinct func(*ssa.Return) bool) bool {
+func (p *Package) handledFrom(from *ssa.BasicBlock, write ssa.Instruction, t *errTaint, success, failed map[*ssa.BasicBlock]bool, distinct func(*ssa.Return) bool) bool {
 	sinkBlocks := map[*ssa.BasicBlock]bool{}
 	for _, s := range t.sinks {
 		sinkBlocks[s.Block()] = true
@@ -429,7 +463,7 @@ func (p *Package) handledFrom(from *ssa.BasicBlock, write ssa.Instruction, t *er
 		if sinkBlocks[b] {
 			return true
 		}
-		if ends, handled := p.instrsHandOn(b.Instrs, success[b], distinct); ends {
+		if ends, handled := p.instrsHandOn(b.Instrs, success[b], failed[b], distinct); ends {
 			if handled {
 				return true
 			}
@@ -444,7 +478,7 @@ func (p *Package) handledFrom(from *ssa.BasicBlock, write ssa.Instruction, t *er
 // that does not pass the error on itself: every path from it must end in
 // an error, a requeue or a work-queue add, so that an unrelated error
 // returned on one later path does not count as handling this one.
-func (p *Package) handledOnEveryPath(from *ssa.BasicBlock, write ssa.Instruction, t *errTaint, success map[*ssa.BasicBlock]bool) bool {
+func (p *Package) handledOnEveryPath(from *ssa.BasicBlock, write ssa.Instruction, t *errTaint, success, failed map[*ssa.BasicBlock]bool) bool {
 	sinkBlocks := map[*ssa.BasicBlock]bool{}
 	for _, s := range t.sinks {
 		sinkBlocks[s.Block()] = true
@@ -485,7 +519,7 @@ func (p *Package) handledOnEveryPath(from *ssa.BasicBlock, write ssa.Instruction
 		if sinkBlocks[b] {
 			return true
 		}
-		if ends, handled := p.handsOn(b, success); ends {
+		if ends, handled := p.handsOn(b, success, failed); ends {
 			return handled
 		}
 		if len(b.Succs) == 0 {
@@ -509,15 +543,19 @@ func (p *Package) handledOnEveryPath(from *ssa.BasicBlock, write ssa.Instruction
 // whether it ends by handing the error on. A path that ends in an error
 // makes the caller (the work queue) retry, whatever the error. What the
 // code does after a successful write is no answer to a failed one: a
-// requeue there (a periodic RequeueAfter) is not about this error.
-func (p *Package) handsOn(b *ssa.BasicBlock, success map[*ssa.BasicBlock]bool) (ends, handled bool) {
-	return p.instrsHandOn(b.Instrs, success[b], nil)
+// requeue there (a periodic RequeueAfter) is not about this error. Nor is
+// a write that runs whether the write failed or not: a call of a writing
+// function of the package redoes the write only in failed, the blocks that
+// run only when it failed (if err != nil { return r.retryUpdate(...) }).
+func (p *Package) handsOn(b *ssa.BasicBlock, success, failed map[*ssa.BasicBlock]bool) (ends, handled bool) {
+	return p.instrsHandOn(b.Instrs, success[b], failed[b], nil)
 }
 
 // instrsHandOn is handsOn for a run of instructions; afterSuccess says they
-// run after a successful write. distinct, when set, tells a return whose
-// results tell the caller something else than success does.
-func (p *Package) instrsHandOn(instrs []ssa.Instruction, afterSuccess bool, distinct func(*ssa.Return) bool) (ends, handled bool) {
+// run after a successful write, onFailure that they run only after a failed
+// one. distinct, when set, tells a return whose results tell the caller
+// something else than success does.
+func (p *Package) instrsHandOn(instrs []ssa.Instruction, afterSuccess, onFailure bool, distinct func(*ssa.Return) bool) (ends, handled bool) {
 	for _, instr := range instrs {
 		switch x := instr.(type) {
 		case *ssa.Return:
@@ -526,7 +564,7 @@ func (p *Package) instrsHandOn(instrs []ssa.Instruction, afterSuccess bool, dist
 			if model.ErrorUseOf(x.Common()) == model.ErrExit {
 				return true, true
 			}
-			if !afterSuccess && (model.IsWorkqueueAdd(x.Common()) || p.rewrites(x.Common())) {
+			if !afterSuccess && (model.IsWorkqueueAdd(x.Common()) || (onFailure && p.rewrites(x.Common()))) {
 				return true, true
 			}
 		case *ssa.Store:
@@ -724,9 +762,9 @@ func (p *Package) swallowsConflictArg(t *errTaint) bool {
 	if len(t.swallowers) > 0 {
 		return true
 	}
-	success := p.successBlocks(t, nil)
+	success, failed := p.successBlocks(t, nil), p.failureBlocks(t)
 	for _, c := range t.conflictChecks {
-		if succ := conflictSuccessor(c); succ != nil && !p.handledFrom(succ, nil, t, success, nil) {
+		if succ := conflictSuccessor(c); succ != nil && !p.handledFrom(succ, nil, t, success, failed, nil) {
 			return true
 		}
 	}

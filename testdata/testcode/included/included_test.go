@@ -42,6 +42,6 @@ func TestRelabelOnFake(t *testing.T) {
 
 func TestRelabel(t *testing.T) {
 	var cs kubernetes.Interface
-	RelabelForTest(context.Background(), t, cs)
 	overwriteNode(context.Background(), t, cs)
+	RelabelForTest(context.Background(), t, cs)
 }
