@@ -18,8 +18,10 @@ and generated clientsets for custom resources, the generic gentype clients),
 the dynamic client, controller-runtime's client, listers and informer stores,
 by the shape of their calls; and the conflict retries: retry.RetryOnConflict,
 retry.OnError with apierrors.IsConflict, wait conditions and hand-written
-loops that retry on apierrors.IsConflict, gomega's Eventually in tests, and
-the user's own wrappers of these, also in other packages.
+loops that retry on apierrors.IsConflict or on any error (for i := 0; i < n
+&& err != nil; i++ { err = op() }: they go round again when the attempt
+fails and leave when it succeeds), gomega's Eventually in tests, and the
+user's own wrappers of these, also in other packages.
 
 Each diagnostic begins with the name of its rule, which is also its
 category. The -rules flag selects the rules to run (all by default) and
@@ -247,13 +249,22 @@ manager should take them over.
 
 A hand-written conflict retry that can spin forever on a hot object.
 
-A loop that retries on apierrors.IsConflict with no attempt bound and no
-deadline, or with no backoff between attempts, or a wait poll without a
-timeout (wait.PollInfinite, or wait.PollUntilContextCancel on a context
-without a deadline) whose condition retries conflicts, can hammer the API
-server or hang a worker indefinitely under contention. The user's own retry
-helpers count through their summaries. Reported at the write call inside
-the loop.
+A loop that retries on apierrors.IsConflict (or on any error) with no
+attempt bound and no deadline, or with no backoff between attempts, or a
+wait poll without a timeout (wait.PollInfinite, or
+wait.PollUntilContextCancel on a context without a deadline) whose
+condition retries conflicts, can hammer the API server or hang a worker
+indefinitely under contention. An attempt counter that the conflict path
+does not advance (it continues before the i++) is no bound; nor is a ticker
+(for range time.Tick(d)) or a timer made in the loop, which only space the
+attempts. A select on ctx.Done() or a test of ctx.Err() bounds the loop
+unless the context is one that is never done (context.Background, TODO,
+WithoutCancel); a context with a deadline (WithTimeout, WithDeadline) that
+the attempts are given bounds a loop that retries only conflicts, since
+they fail once it is past. A context the analysis cannot trace (a
+parameter) bounds a poll or a loop that checks it, not one that only
+passes it on. The user's own retry helpers count through their summaries.
+Reported at the write call inside the loop.
 
 	for {
 		obj, err := c.Get(ctx, name, metav1.GetOptions{})

@@ -21,6 +21,10 @@ type Retry struct {
 	Backoff      bool                // waits between attempts
 	Via          *types.Func         // the user's helper that runs the function in a retry
 	Ctx          ssa.Value           // the context whose deadline bounds an otherwise unbounded poll
+	// CtxAttempts: Ctx is only given to the attempts (a loop that does not
+	// check it), which end the retry by failing once it is done: only a
+	// context known to have a deadline bounds it.
+	CtxAttempts bool
 	// ByCond: a wait whose condition decides what is retried, not known
 	// where the retry is set up; the function run must retry conflicts.
 	ByCond bool
@@ -52,6 +56,10 @@ type Loop struct {
 	Blocks map[*ssa.BasicBlock]bool
 	// Conflict is the IsConflict call that makes it a conflict retry loop.
 	Conflict *ssa.Call
+	// NilCheck, without Conflict, is the nil check of an attempt's error
+	// whose failure goes round the loop again and whose success leaves it:
+	// a loop that retries every error, conflicts too.
+	NilCheck *ssa.BinOp
 	// Attempts are the calls whose error the conflict check tests.
 	Attempts []ssa.CallInstruction
 	// AlsoInvalid is true when the loop also retries on apierrors.IsInvalid.
@@ -66,15 +74,31 @@ func (l *Loop) Pos() token.Pos {
 	if l.Conflict != nil {
 		return l.Conflict.Pos()
 	}
+	if l.NilCheck != nil {
+		return l.NilCheck.Pos()
+	}
 	return l.Fn.Pos()
+}
+
+// retries reports whether the loop is a retry of conflicts: it goes round
+// again on a conflict, or on any error, and does not walk a collection.
+func (l *Loop) retries() bool {
+	return (l.Conflict != nil || l.NilCheck != nil) && !l.Iterates
 }
 
 // RetryOf returns the innermost conflict retry an instruction runs in, or nil.
 func (p *Package) RetryOf(instr ssa.Instruction) *Retry {
 	fn := instr.Parent()
 	for _, l := range p.Loops(fn) {
-		if l.Conflict != nil && !l.Iterates && l.Blocks[instr.Block()] {
-			return &Retry{Loop: l, Name: "a retry loop", ConflictOnly: !l.AlsoInvalid, Bounded: l.bounded(), Backoff: l.backoff()}
+		if l.retries() && l.Blocks[instr.Block()] {
+			r := &Retry{Loop: l, Name: "a retry loop", ConflictOnly: !l.AlsoInvalid && l.NilCheck == nil, Bounded: p.loopBounded(l), Backoff: l.backoff()}
+			if l.NilCheck == nil {
+				// A deadline of the context the attempts are given ends a
+				// loop that retries only conflicts: they fail with
+				// another error once it is past.
+				r.Ctx, r.CtxAttempts = attemptsContext(l), true
+			}
+			return r
 		}
 	}
 	for f := fn; f != nil; f = f.Parent() {
@@ -411,6 +435,10 @@ func iterates(l *Loop) bool {
 				}
 			case *ssa.UnOp:
 				if x.Op == token.ARROW && b == l.Header {
+					// for range time.Tick(d): a wait, not a collection.
+					if _, repeats, ok := model.TimerChan(x.X); ok && repeats {
+						continue
+					}
 					return true
 				}
 			case *ssa.IndexAddr:
@@ -465,6 +493,75 @@ func (p *Package) findConflictCheck(l *Loop) {
 			return
 		}
 	}
+	// A loop that goes round again on any error of an attempt and leaves
+	// when it succeeds: for i := 0; i < n && err != nil; i++ { err = op() }.
+	for b := range l.Blocks {
+		iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		bin, ok := iff.Cond.(*ssa.BinOp)
+		if !ok || (bin.Op != token.EQL && bin.Op != token.NEQ) {
+			continue
+		}
+		errv := bin.X
+		if isNil(errv) {
+			errv = bin.Y
+		} else if !isNil(bin.Y) {
+			continue
+		}
+		if !model.IsError(errv.Type()) {
+			continue
+		}
+		failure := failureSuccessor(iff)
+		success := iff.Block().Succs[0]
+		if success == failure {
+			success = iff.Block().Succs[1]
+		}
+		if !l.Blocks[failure] || l.Blocks[success] {
+			continue
+		}
+		if failure != l.Header && !reachable(failure, l.Header, outside(l)) {
+			continue
+		}
+		attempts := errorSources(errv, l)
+		if len(attempts) == 0 {
+			continue
+		}
+		l.NilCheck = bin
+		l.Attempts = attempts
+		return
+	}
+}
+
+// retryStart returns the block where a retry loop's path to another
+// attempt begins: the conflict branch of its IsConflict test, or the
+// failure branch of its nil check.
+func (l *Loop) retryStart() *ssa.BasicBlock {
+	if l.Conflict != nil {
+		return conflictSuccessor(l.Conflict)
+	}
+	if l.NilCheck != nil {
+		for _, r := range *l.NilCheck.Referrers() {
+			if iff, ok := r.(*ssa.If); ok {
+				return failureSuccessor(iff)
+			}
+		}
+	}
+	return nil
+}
+
+// attemptsContext returns the context argument of a retry loop's attempts,
+// or nil.
+func attemptsContext(l *Loop) ssa.Value {
+	for _, a := range l.Attempts {
+		for _, arg := range model.Args(a.Common()) {
+			if model.IsContext(arg.Type()) {
+				return arg
+			}
+		}
+	}
+	return nil
 }
 
 // outside returns a predicate set of the blocks not in a loop (to avoid).
@@ -538,9 +635,11 @@ func errorSources(v ssa.Value, l *Loop) []ssa.CallInstruction {
 	return out
 }
 
-// bounded reports whether a retry loop has an exit other than success or a
-// non-conflict error: a counter or a deadline compared in the loop.
-func (l *Loop) bounded() bool {
+// loopBounded reports whether a retry loop has an exit other than success
+// or a non-conflict error: a counter that the retry advances or a deadline
+// compared in the loop, a check of a context that can be done (ctx.Err(),
+// a select on ctx.Done()), or a select on a timeout or a stop channel.
+func (p *Package) loopBounded(l *Loop) bool {
 	for b := range l.Blocks {
 		iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
 		if !ok {
@@ -553,7 +652,16 @@ func (l *Loop) bounded() bool {
 		if bin, ok := iff.Cond.(*ssa.BinOp); ok {
 			switch bin.Op {
 			case token.LSS, token.LEQ, token.GTR, token.GEQ:
-				return true
+				if advances(l, bin) {
+					return true
+				}
+			case token.EQL, token.NEQ:
+				if counterOf(l, bin) != nil && advances(l, bin) {
+					return true
+				}
+				if ctx := ctxErrOf(bin); ctx != nil && p.ctxKind(ctx) != ctxNever {
+					return true
+				}
 			}
 		}
 		if c, ok := iff.Cond.(*ssa.Call); ok {
@@ -562,15 +670,112 @@ func (l *Loop) bounded() bool {
 			}
 		}
 	}
-	// A select on a context or a timer channel also ends the loop.
 	for b := range l.Blocks {
 		for _, instr := range b.Instrs {
-			if _, ok := instr.(*ssa.Select); ok {
+			if sel, ok := instr.(*ssa.Select); ok && p.selectEnds(sel, l) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// selectEnds reports whether a select in a retry loop may end it: a case
+// on the Done channel of a context that can be done (one of unknown origin
+// too), on a timeout made before the loop, or on another channel (a stop
+// channel). A timer made in the loop, or a ticker, only spaces attempts.
+func (p *Package) selectEnds(sel *ssa.Select, l *Loop) bool {
+	for _, st := range sel.States {
+		if st.Dir != types.RecvOnly {
+			return true
+		}
+		ch := strip(st.Chan)
+		if c, ok := ch.(*ssa.Call); ok {
+			if ctx, ok := model.ContextDone(c.Common()); ok {
+				if p.ctxKind(ctx) != ctxNever {
+					return true
+				}
+				continue
+			}
+		}
+		if call, repeats, ok := model.TimerChan(ch); ok {
+			if repeats || l.Blocks[call.Block()] {
+				continue
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// counterOf returns the loop counter a comparison tests: a phi of the
+// loop's header of an integer type, or nil.
+func counterOf(l *Loop, bin *ssa.BinOp) *ssa.Phi {
+	for _, v := range []ssa.Value{bin.X, bin.Y} {
+		phi, ok := v.(*ssa.Phi)
+		if !ok || phi.Block() != l.Header {
+			continue
+		}
+		if b, ok := phi.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
+			return phi
+		}
+	}
+	return nil
+}
+
+// advances reports whether a bound compared in a retry loop moves on when
+// the loop goes round again to retry: false for a counter, a phi of the
+// header, that comes back unchanged on every back edge the retry path takes
+// (the conflict branch continues before the i++). A bound of another kind
+// (a field, a variable) is taken to move.
+func advances(l *Loop, bin *ssa.BinOp) bool {
+	phi := counterOf(l, bin)
+	start := l.retryStart()
+	if phi == nil || start == nil {
+		return true
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := []*ssa.BasicBlock{start}
+	found := false
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[b] || !l.Blocks[b] {
+			continue
+		}
+		seen[b] = true
+		for _, s := range b.Succs {
+			if s != l.Header {
+				stack = append(stack, s)
+				continue
+			}
+			for i, pred := range l.Header.Preds {
+				if pred != b {
+					continue
+				}
+				found = true
+				if phi.Edges[i] != phi {
+					return true
+				}
+			}
+		}
+		if b == l.Header {
+			break
+		}
+	}
+	return !found
+}
+
+// ctxErrOf returns the context of a comparison ctx.Err() != nil, or nil.
+func ctxErrOf(bin *ssa.BinOp) ssa.Value {
+	for _, v := range []ssa.Value{bin.X, bin.Y} {
+		if c, ok := v.(*ssa.Call); ok && c.Call.IsInvoke() && c.Call.Method.Name() == "Err" {
+			if ctx, ok := model.ContextDone(c.Common()); ok {
+				return ctx
+			}
+		}
+	}
+	return nil
 }
 
 // backoff reports whether a retry loop waits between attempts.
@@ -583,6 +788,10 @@ func (l *Loop) backoff() bool {
 			case ssa.CallInstruction:
 				if model.Waits(x.Common()) {
 					return true
+				}
+			case *ssa.UnOp:
+				if _, _, ok := model.TimerChan(x.X); ok && x.Op == token.ARROW {
+					return true // for range time.Tick(d), <-ticker.C
 				}
 			}
 		}
@@ -619,57 +828,90 @@ func (p *Package) mentionsInvalid(v ssa.Value) bool {
 	return false
 }
 
-// BoundedByContext reports whether a poll bounded only by its context is
-// given one with a deadline, or one the analysis cannot see (a parameter):
-// only a context.Background or context.TODO is certainly unbounded.
+// BoundedByContext reports whether a retry bounded only by its context is
+// given one that ends: a poll or a loop that checks it is bounded by a
+// context with a deadline, or by one the analysis cannot see (a
+// parameter); only a context.Background, TODO or WithoutCancel is certainly
+// unbounded. A context only given to the attempts bounds the retry when it
+// is known to have a deadline.
 func (p *Package) BoundedByContext(r *Retry) bool {
 	if r.Ctx == nil {
 		return false
 	}
+	k := p.ctxKind(r.Ctx)
+	if r.CtxAttempts {
+		return k == ctxDeadline
+	}
+	return k != ctxNever
+}
+
+// ctxEnd is what the analysis knows of when a context is done.
+type ctxEnd uint8
+
+const (
+	ctxUnknown  ctxEnd = iota // a parameter, a field, a call it cannot follow
+	ctxNever                  // Background, TODO, WithoutCancel
+	ctxDeadline               // WithTimeout, WithDeadline, or derived from one
+)
+
+// ctxKind says when a context is done, followed through variables, closures
+// and derived contexts: never if it may be a root context on one path, by a
+// deadline if it is on every path.
+func (p *Package) ctxKind(v ssa.Value) ctxEnd {
 	seen := map[ssa.Value]bool{}
-	var walk func(v ssa.Value) bool
-	walk = func(v ssa.Value) bool {
+	var walk func(v ssa.Value) ctxEnd
+	all := func(vs []ssa.Value) ctxEnd {
+		out := ctxDeadline
+		if len(vs) == 0 {
+			return ctxUnknown
+		}
+		for _, x := range vs {
+			switch walk(x) {
+			case ctxNever:
+				return ctxNever
+			case ctxUnknown:
+				out = ctxUnknown
+			}
+		}
+		return out
+	}
+	walk = func(v ssa.Value) ctxEnd {
 		v = strip(v)
 		if seen[v] {
-			return true
+			return ctxDeadline // a cycle: judged by the other edges
 		}
 		seen[v] = true
 		switch x := v.(type) {
 		case *ssa.Call:
-			return model.ContextOf(x.Common()) != model.CtxRoot
+			switch model.ContextOf(x.Common()) {
+			case model.CtxRoot:
+				return ctxNever
+			case model.CtxDerived:
+				return walk(x.Call.Args[0])
+			}
 		case *ssa.Extract:
 			if c, ok := x.Tuple.(*ssa.Call); ok {
 				switch model.ContextOf(c.Common()) {
 				case model.CtxDeadline:
-					return true
+					return ctxDeadline
 				case model.CtxDerived:
 					return walk(c.Call.Args[0])
 				}
 			}
-			return true
 		case *ssa.UnOp:
 			if isVariable(x.X) {
-				for _, sv := range p.storedValues(root(x.X, p)) {
-					if !walk(sv) {
-						return false
-					}
-				}
+				return all(p.storedValues(root(x.X, p)))
 			}
-			return true
 		case *ssa.FreeVar:
 			if b, ok := p.bindings[x]; ok {
 				return walk(b)
 			}
 		case *ssa.Phi:
-			for _, e := range x.Edges {
-				if !walk(e) {
-					return false
-				}
-			}
+			return all(x.Edges)
 		}
-		return true
+		return ctxUnknown
 	}
-	return walk(r.Ctx)
+	return walk(v)
 }
 
 // MentionsInvalid reports whether a function (or its closures) tests an

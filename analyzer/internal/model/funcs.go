@@ -1,6 +1,7 @@
 package model
 
 import (
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -326,7 +327,7 @@ type CtxUse uint8
 
 const (
 	CtxNone     CtxUse = iota
-	CtxRoot            // Background, TODO: a context that is never done
+	CtxRoot            // Background, TODO, WithoutCancel: a context that is never done
 	CtxDeadline        // WithTimeout, WithDeadline: done by a deadline
 	CtxDerived         // WithCancel: done when its parent (argument 0) is, or when cancelled
 )
@@ -340,6 +341,9 @@ var ctxFuncs = map[string]CtxUse{
 	"context.WithDeadlineCause": CtxDeadline,
 	"context.WithCancel":        CtxDerived,
 	"context.WithCancelCause":   CtxDerived,
+	// WithoutCancel's context has no deadline and is never cancelled,
+	// whatever its parent does.
+	"context.WithoutCancel": CtxRoot,
 }
 
 // ContextOf says what kind of context a call of package context returns.
@@ -353,4 +357,55 @@ var funcVars = map[string]string{
 	CR + ".SetControllerReference": CRUtil + ".SetControllerReference",
 	CR + ".CreateOrUpdate":         CRUtil + ".CreateOrUpdate",
 	CR + ".CreateOrPatch":          CRUtil + ".CreateOrPatch",
+}
+
+// IsContext reports whether t is context.Context.
+func IsContext(t types.Type) bool {
+	named, ok := t.(*types.Named)
+	return ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "context" && named.Obj().Name() == "Context"
+}
+
+// ContextDone returns the context of a call of its Done or Err method:
+// <-ctx.Done() in a select, ctx.Err() != nil, which end a loop when the
+// context is done.
+func ContextDone(c *ssa.CallCommon) (ssa.Value, bool) {
+	if !c.IsInvoke() || (c.Method.Name() != "Done" && c.Method.Name() != "Err") {
+		return nil, false
+	}
+	if !IsContext(c.Value.Type()) {
+		return nil, false
+	}
+	return c.Value, true
+}
+
+// timerFuncs make a channel that fires once after a while (repeats false)
+// or at every period (repeats true): NewTimer and NewTicker through their
+// field C.
+var timerFuncs = map[string]bool{
+	"time.After":     false,
+	"time.NewTimer":  false,
+	"time.Tick":      true,
+	"time.NewTicker": true,
+}
+
+// TimerChan reports whether a channel is a timer's: the result of
+// time.After or time.Tick, or the field C of a Timer or Ticker made by
+// time.NewTimer or time.NewTicker. It returns the call that makes it.
+func TimerChan(ch ssa.Value) (call ssa.CallInstruction, repeats, ok bool) {
+	switch x := ch.(type) {
+	case *ssa.Call:
+		r, ok := timerFuncs[CalleeName(x.Common())]
+		return x, r, ok
+	case *ssa.UnOp:
+		fa, isField := x.X.(*ssa.FieldAddr)
+		if x.Op != token.MUL || !isField {
+			return nil, false, false
+		}
+		if c, ok := fa.X.(*ssa.Call); ok {
+			if r, ok := timerFuncs[CalleeName(c.Common())]; ok && CalleeName(c.Common()) != "time.After" && CalleeName(c.Common()) != "time.Tick" {
+				return c, r, true
+			}
+		}
+	}
+	return nil, false, false
 }
