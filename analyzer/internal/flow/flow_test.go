@@ -443,3 +443,96 @@ func deferredIgnored(ctx context.Context, c Widgets, w *Widget) (err error) {
 		})
 	}
 }
+
+// TestRetryLoopShapes checks loops that retry every error, and counters
+// that the conflict path does not advance.
+func TestRetryLoopShapes(t *testing.T) {
+	p, fp := build(t, `
+func everyError(ctx context.Context, c Widgets, w *Widget) error {
+	_, err := c.Update(ctx, w, metav1.UpdateOptions{})
+	for i := 0; i < 3 && err != nil; i++ {
+		_, err = c.Update(ctx, w, metav1.UpdateOptions{})
+	}
+	return err
+}
+
+func worker(ctx context.Context, c Widgets, names []string) {
+	for {
+		w, err := c.Get(ctx, "w", metav1.GetOptions{})
+		if err != nil {
+			continue
+		}
+		if _, err := c.Update(ctx, w, metav1.UpdateOptions{}); err != nil {
+			klog.ErrorS(err, "not written")
+		}
+	}
+}
+
+func conflictSkipsCount(ctx context.Context, c Widgets) error {
+	var err error
+	for i := 0; i < 5; {
+		var w *Widget
+		w, err = c.Get(ctx, "w", metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		_, err = c.Update(ctx, w, metav1.UpdateOptions{})
+		if apierrors.IsConflict(err) {
+			continue
+		}
+		if err == nil {
+			return nil
+		}
+		i++
+	}
+	return err
+}
+
+func conflictCounts(ctx context.Context, c Widgets) error {
+	var err error
+	for i := 0; i < 5; {
+		var w *Widget
+		w, err = c.Get(ctx, "w", metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		_, err = c.Update(ctx, w, metav1.UpdateOptions{})
+		if apierrors.IsConflict(err) {
+			i++
+			continue
+		}
+		return err
+	}
+	return err
+}
+`)
+	t.Run("every error", func(t *testing.T) {
+		calls := ssatest.Calls(p.Func(t, "everyError"), updateName)
+		if len(calls) != 2 {
+			t.Fatalf("%d Updates, want 2", len(calls))
+		}
+		if r := fp.RetryOf(calls[0]); r != nil {
+			t.Errorf("retry %+v of the first attempt, before the loop", r)
+		}
+		r := fp.RetryOf(calls[1])
+		if r == nil || r.Loop == nil || r.Loop.NilCheck == nil || r.ConflictOnly || !r.Bounded {
+			t.Fatalf("retry %+v: want a bounded loop that retries every error", r)
+		}
+		if !slices.Contains(r.Loop.Attempts, ssa.CallInstruction(calls[1])) {
+			t.Errorf("attempts %v, want the Update in the loop", r.Loop.Attempts)
+		}
+	})
+	t.Run("worker", func(t *testing.T) {
+		if r := fp.RetryOf(ssatest.Call(t, p.Func(t, "worker"), updateName)); r != nil {
+			t.Errorf("retry %+v of a write the loop goes on after whether it failed or not", r)
+		}
+	})
+	t.Run("counter", func(t *testing.T) {
+		if r := fp.RetryOf(ssatest.Call(t, p.Func(t, "conflictSkipsCount"), updateName)); r == nil || r.Bounded {
+			t.Errorf("retry %+v: want an unbounded loop, whose conflict path does not advance the counter", r)
+		}
+		if r := fp.RetryOf(ssatest.Call(t, p.Func(t, "conflictCounts"), updateName)); r == nil || !r.Bounded {
+			t.Errorf("retry %+v: want a bounded loop", r)
+		}
+	})
+}

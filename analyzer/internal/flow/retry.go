@@ -534,21 +534,42 @@ func (p *Package) findConflictCheck(l *Loop) {
 	}
 }
 
-// retryStart returns the block where a retry loop's path to another
-// attempt begins: the conflict branch of its IsConflict test, or the
-// failure branch of its nil check.
-func (l *Loop) retryStart() *ssa.BasicBlock {
-	if l.Conflict != nil {
-		return conflictSuccessor(l.Conflict)
-	}
-	if l.NilCheck != nil {
+// retryStart returns the edge where a retry loop's path to another attempt
+// begins: from the block of its IsConflict test to the conflict branch, or
+// from its nil check to the failure branch.
+func (l *Loop) retryStart() (from, to *ssa.BasicBlock) {
+	var iff *ssa.If
+	switch {
+	case l.Conflict != nil:
+		to = conflictSuccessor(l.Conflict)
+	case l.NilCheck != nil:
 		for _, r := range *l.NilCheck.Referrers() {
-			if iff, ok := r.(*ssa.If); ok {
-				return failureSuccessor(iff)
+			if x, ok := r.(*ssa.If); ok {
+				iff = x
+				to = failureSuccessor(x)
 			}
 		}
 	}
-	return nil
+	if to == nil {
+		return nil, nil
+	}
+	for _, pred := range to.Preds {
+		if iff != nil && pred == iff.Block() {
+			return pred, to
+		}
+		if iff == nil && l.Blocks[pred] {
+			if last, ok := pred.Instrs[len(pred.Instrs)-1].(*ssa.If); ok && (last.Cond == ssa.Value(l.Conflict) || isNot(last.Cond, l.Conflict)) {
+				return pred, to
+			}
+		}
+	}
+	return nil, nil
+}
+
+// isNot reports whether v is !c.
+func isNot(v ssa.Value, c *ssa.Call) bool {
+	u, ok := v.(*ssa.UnOp)
+	return ok && u.Op == token.NOT && u.X == ssa.Value(c)
 }
 
 // attemptsContext returns the context argument of a retry loop's attempts,
@@ -730,37 +751,42 @@ func counterOf(l *Loop, bin *ssa.BinOp) *ssa.Phi {
 // (a field, a variable) is taken to move.
 func advances(l *Loop, bin *ssa.BinOp) bool {
 	phi := counterOf(l, bin)
-	start := l.retryStart()
+	from, start := l.retryStart()
 	if phi == nil || start == nil {
 		return true
 	}
-	seen := map[*ssa.BasicBlock]bool{}
-	stack := []*ssa.BasicBlock{start}
 	found := false
-	for len(stack) > 0 {
-		b := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if seen[b] || !l.Blocks[b] {
-			continue
-		}
-		seen[b] = true
-		for _, s := range b.Succs {
-			if s != l.Header {
-				stack = append(stack, s)
-				continue
-			}
-			for i, pred := range l.Header.Preds {
-				if pred != b {
-					continue
-				}
+	// edge reports whether the back edge from pred to the header moves the
+	// counter on.
+	edge := func(pred *ssa.BasicBlock) bool {
+		for i, p := range l.Header.Preds {
+			if p == pred {
 				found = true
 				if phi.Edges[i] != phi {
 					return true
 				}
 			}
 		}
-		if b == l.Header {
-			break
+		return false
+	}
+	if start == l.Header {
+		return edge(from) || !found
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := []*ssa.BasicBlock{start}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[b] || !l.Blocks[b] || b == l.Header {
+			continue
+		}
+		seen[b] = true
+		for _, s := range b.Succs {
+			if s != l.Header {
+				stack = append(stack, s)
+			} else if edge(b) {
+				return true
+			}
 		}
 	}
 	return !found
