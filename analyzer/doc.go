@@ -112,9 +112,16 @@ A read served from a cache that feeds a write.
 
 A Get or List with ResourceVersion "0" may be answered from the API server's
 watch cache, arbitrarily stale; an object read that way and then written
-back carries an old resourceVersion and old content. Inside a conflict
-retry, re-reading from a lister or informer store returns the same cached
-object on every attempt, so the retry keeps failing. Reported at the read.
+back carries an old resourceVersion and old content. That holds too when
+the object reaches the write only as the argument of a helper, in any
+package, that computes the patch it sends from it (a taint or label patch
+helper that diffs two versions of a Node): the related information names
+the helper call and its Patch. Inside a conflict retry, re-reading from a
+lister or informer store returns the same cached object on every attempt,
+so the retry keeps failing. A read with ResourceVersion "0" only on the
+first attempt of a conflict retry (if firstTry { opts.ResourceVersion = "0";
+firstTry = false }) is not reported: an attempt after a conflict reads from
+etcd. Reported at the read.
 
 	pod, err := pods.Get(ctx, name, metav1.GetOptions{ResourceVersion: "0"})
 	pod.Spec.NodeName = node

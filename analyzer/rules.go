@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/lostupdate/lostupdate/analyzer/internal/flow"
 	"github.com/lostupdate/lostupdate/analyzer/internal/rv"
 	"github.com/lostupdate/lostupdate/analyzer/internal/writes"
 )
@@ -16,12 +17,15 @@ import (
 // is the "# Rule name" section of doc.go.
 //
 // A rule has one of the two: write decides on one write call of the
-// package, rv on one finding of the resourceVersion analysis. The framework
-// (checker.runRules) loops over the records, keeps the function being looked
-// at for internal errors, and reports what the rule returns under its name.
+// package, rv on one finding of the resourceVersion analysis; fed, besides
+// write, on one object given to a helper that computes the patch it sends
+// from it. The framework (checker.runRules) loops over the records, keeps
+// the function being looked at for internal errors, and reports what the
+// rule returns under its name.
 type rule struct {
 	name  string
 	write func(ck *checker, w *writes.Write) []finding
+	fed   func(ck *checker, f flow.FedArg) []finding
 	rv    func(ck *checker, f *rv.Finding) []finding
 }
 
@@ -39,7 +43,7 @@ var rules = []rule{
 	{name: "unconditional-update", write: checkUnconditionalUpdate},
 	{name: "stale-retry", write: checkStaleRetry},
 	{name: "missing-retry", write: checkMissingRetry},
-	{name: "stale-read", write: checkStaleRead},
+	{name: "stale-read", write: checkStaleRead, fed: checkStaleReadFed},
 	{name: "unconditional-patch", write: checkUnconditionalPatch},
 	{name: "opaque-rv", rv: checkOpaqueRV},
 	{name: "apply-retry", write: checkApplyRetry},
@@ -61,6 +65,12 @@ func (ck *checker) runRules() {
 			for _, w := range ck.writes().All {
 				ck.current = w.Call.Parent()
 				ck.reportAll(r.name, r.write(ck, w))
+			}
+			if r.fed != nil {
+				for _, f := range ck.flow.FedCalls() {
+					ck.current = f.Call.Parent()
+					ck.reportAll(r.name, r.fed(ck, f))
+				}
 			}
 		case r.rv != nil:
 			ck.current = nil

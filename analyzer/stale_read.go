@@ -36,6 +36,9 @@ func checkStaleRead(ck *checker, w *writes.Write) []finding {
 			continue
 		}
 		switch {
+		case o.RV0 && r != nil && r.Inside(read) && ck.flow.RV0FirstAttempt(read):
+			// The first attempt reads the cache, the retry after a
+			// conflict reads from etcd.
 		case o.RV0:
 			pos, end := ck.callPos(read)
 			var fixes []analysis.SuggestedFix
@@ -57,6 +60,43 @@ func checkStaleRead(ck *checker, w *writes.Write) []finding {
 					" keeps failing with 409 Conflict; re-read with a client Get inside the retry",
 				related: []analysis.RelatedInformation{related(wpos, "the write: %s", call), related(r.Pos(), "the retry: %s", r.Name)}})
 		}
+	}
+	return out
+}
+
+// checkStaleReadFed reports reads with ResourceVersion "0" whose object
+// reaches a write only as the argument of a helper that computes the patch
+// it sends from it (a taint or label patch helper that diffs two versions
+// of the object). A helper call that is a write of its own is left to
+// checkStaleRead.
+func checkStaleReadFed(ck *checker, f flow.FedArg) []finding {
+	if f.Feed.Op != model.OpPatch || ck.writes().IsWrite(f.Call) {
+		return nil
+	}
+	helper := ck.callName(f.Call)
+	cpos, _ := ck.callPos(f.Call)
+	rel := []analysis.RelatedInformation{related(cpos, "the write: %s", helper)}
+	if at := ck.posOf(f.Feed.At); at.IsValid() {
+		rel = append(rel, related(at, "%s sends the patch here", helper))
+	}
+	r := ck.flow.RetryOf(f.Call)
+	var out []finding
+	for _, o := range ck.flow.Object(f.Arg, f.Call) {
+		read, ok := o.Site.(ssa.CallInstruction)
+		if !ok || !o.RV0 || o.Via != nil {
+			continue // a helper's read with ResourceVersion "0" is reported in the helper
+		}
+		if r != nil && r.Inside(read) && ck.flow.RV0FirstAttempt(read) {
+			continue // the first attempt reads the cache, the next ones etcd
+		}
+		pos, end := ck.callPos(read)
+		var fixes []analysis.SuggestedFix
+		if fix := ck.dropRV0Fix(read); fix != nil {
+			fixes = append(fixes, *fix)
+		}
+		out = append(out, finding{pos: pos, end: end, fixes: fixes, related: rel,
+			msg: ck.callName(read) + ` with ResourceVersion "0" may be served from the watch cache, arbitrarily stale, and what it reads feeds the patch ` + helper +
+				` sends; drop ResourceVersion "0" to read the latest version before writing`})
 	}
 	return out
 }

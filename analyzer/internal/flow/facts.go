@@ -18,6 +18,7 @@ type FuncFact struct {
 	Returns      []ReturnFact
 	ReadsInto    []int
 	Writes       []WriteFact
+	Feeds        []FeedFact
 	Retries      []RetryFact
 	ConflictTest bool // tests its error argument for a conflict
 	Mutates      []MutateFact
@@ -117,6 +118,9 @@ func (f *FuncFact) String() string {
 		}
 		parts = append(parts, s)
 	}
+	for _, fd := range f.Feeds {
+		parts = append(parts, fmt.Sprintf("feeds #%d to %s", fd.Param, fd.Op))
+	}
 	for _, r := range f.Retries {
 		parts = append(parts, fmt.Sprintf("retries #%d on conflict", r.Param))
 	}
@@ -188,6 +192,7 @@ func (p *Package) Fact(fn *ssa.Function) *FuncFact {
 	}
 	sort.Ints(f.ReadsInto)
 	f.Writes = s.Writes
+	f.Feeds = s.Feeds
 	f.Retries = s.Retries
 	f.ConflictTest = s.ConflictTest
 	f.Mutates = s.Mutates
@@ -196,7 +201,7 @@ func (p *Package) Fact(fn *ssa.Function) *FuncFact {
 	f.SwallowsConflict = s.SwallowsConflictArg
 	f.SetsRV, f.ClearsRV = s.SetsRV, s.ClearsRV
 	f.ReturnsFake = s.ReturnsFake
-	if len(f.Returns)+len(f.ReadsInto)+len(f.Writes)+len(f.Retries)+len(f.Mutates)+len(f.Patches)+len(f.SetsRV)+len(f.ClearsRV) == 0 && !f.ConflictTest && !f.LogsErrors && !f.SwallowsConflict && !f.ReturnsFake {
+	if len(f.Returns)+len(f.ReadsInto)+len(f.Writes)+len(f.Feeds)+len(f.Retries)+len(f.Mutates)+len(f.Patches)+len(f.SetsRV)+len(f.ClearsRV) == 0 && !f.ConflictTest && !f.LogsErrors && !f.SwallowsConflict && !f.ReturnsFake {
 		return nil
 	}
 	return f

@@ -10,6 +10,12 @@ import (
 // back through operands (field loads, formatting, marshalling, ...), the
 // origins of every object met on the way.
 func (p *Package) Feeding(v ssa.Value) []Origin {
+	return p.feeding(v, func(o Origin) bool { return o.Kind == Read || o.Kind == CacheRead })
+}
+
+// feeding returns the origins, of those keep accepts, of the objects a value
+// is computed from.
+func (p *Package) feeding(v ssa.Value, keep func(Origin) bool) []Origin {
 	if v == nil {
 		return nil
 	}
@@ -29,12 +35,12 @@ func (p *Package) Feeding(v ssa.Value) []Origin {
 		}
 		if isObjectType(x.Type()) {
 			for _, o := range p.describe(x).origins {
-				if o.Kind == Read || o.Kind == CacheRead {
+				if keep(o) {
 					out = append(out, o)
 				}
 			}
 			for _, e := range p.describe(x).events {
-				if e.kind == evFill && e.src == nil && (e.origin.Kind == Read || e.origin.Kind == CacheRead) {
+				if e.kind == evFill && e.src == nil && keep(e.origin) {
 					out = append(out, e.origin)
 				}
 			}

@@ -1071,3 +1071,43 @@ func (p *Package) retriesOnError(v ssa.Value) bool {
 	}
 	return false
 }
+
+// RV0FirstAttempt reports whether a read asks for ResourceVersion "0" only
+// on the first attempt of a retry: the store of "0" runs in a branch on a
+// flag that the branch clears (if firstTry { opts.ResourceVersion = "0";
+// firstTry = false }), so that an attempt after a conflict reads from etcd.
+func (p *Package) RV0FirstAttempt(read ssa.CallInstruction) bool {
+	mc, ok := classify(read.Common())
+	if !ok {
+		return false
+	}
+	st := p.RV0Site(read.Common(), mc)
+	if st == nil || st.Block() == nil || st.Parent() != read.Parent() || st.Block().Dominates(read.Block()) {
+		return false
+	}
+	idom := st.Block().Idom()
+	if idom == nil || len(idom.Instrs) == 0 {
+		return false
+	}
+	iff, ok := idom.Instrs[len(idom.Instrs)-1].(*ssa.If)
+	if !ok || !idom.Succs[0].Dominates(st.Block()) {
+		return false
+	}
+	flag, ok := iff.Cond.(*ssa.UnOp)
+	if !ok || flag.Op != token.MUL {
+		return false
+	}
+	for _, b := range st.Parent().Blocks {
+		if !idom.Succs[0].Dominates(b) {
+			continue
+		}
+		for _, instr := range b.Instrs {
+			if s, ok := instr.(*ssa.Store); ok && s.Addr == flag.X {
+				if c, ok := s.Val.(*ssa.Const); ok && c.Value != nil && c.Value.String() == "false" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

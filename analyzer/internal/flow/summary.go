@@ -16,6 +16,7 @@ type Summary struct {
 	Returns         [][]Origin   // per result: provenance, in the function's own terms
 	ReadsInto       map[int]bool // parameters filled by a read (controller-runtime Get into them)
 	Writes          []WriteFact  // parameters written as they were passed
+	Feeds           []FeedFact   // object parameters a patch it sends is computed from
 	Retries         []RetryFact  // function parameters run inside a conflict retry
 	ReturnsErrorArg bool         // returns (a wrapping of) an error argument
 	LogsErrorArg    bool         // only logs an error argument
@@ -130,6 +131,7 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 		}
 	}
 	s.Writes = dedupWrites(s.Writes)
+	s.Feeds = p.feedsOf(fn)
 
 	// Function parameters run inside a conflict retry.
 	for i, prm := range params {
