@@ -1,3 +1,5 @@
+// want package:"has summaries"
+
 // Package kubeutil holds the retry wrappers and patch helpers an operator
 // shares between its controllers.
 package kubeutil
@@ -20,7 +22,7 @@ import (
 
 // UntilNoConflict runs fn again, a little later each time, for as long as
 // it fails with a conflict, five times at most.
-func UntilNoConflict(ctx context.Context, fn func() error) error {
+func UntilNoConflict(ctx context.Context, fn func() error) error { // want UntilNoConflict:"retries #1 on conflict"
 	var err error
 	for attempt := 0; attempt < 5; attempt++ {
 		if err = fn(); !apierrors.IsConflict(err) {
@@ -32,13 +34,13 @@ func UntilNoConflict(ctx context.Context, fn func() error) error {
 }
 
 // OnConflict runs fn with retry.OnError, on conflicts only.
-func OnConflict(ctx context.Context, fn func() error) error {
+func OnConflict(ctx context.Context, fn func() error) error { // want OnConflict:"retries #1 on conflict"
 	return retry.OnError(retry.DefaultBackoff, apierrors.IsConflict, fn)
 }
 
 // Persistently runs fn again, after a pause, whatever its error, three times
 // at most.
-func Persistently(fn func() error) error {
+func Persistently(fn func() error) error { // want Persistently:"retries #0 on conflict"
 	err := fn()
 	for i := 0; i < 3 && err != nil; i++ {
 		time.Sleep(time.Second)
@@ -49,7 +51,7 @@ func Persistently(fn func() error) error {
 
 // BackoffOnConflict runs fn in a wait.ExponentialBackoff whose condition
 // asks for another attempt on a conflict.
-func BackoffOnConflict(fn func() error) error {
+func BackoffOnConflict(fn func() error) error { // want BackoffOnConflict:"retries #0 on conflict"
 	backoff := wait.Backoff{Steps: 5, Duration: 50 * time.Millisecond, Factor: 2}
 	return wait.ExponentialBackoff(backoff, func() (bool, error) {
 		err := fn()
@@ -70,7 +72,7 @@ func Once(name string, fn func() error) error {
 
 // GuardedLabelPatch builds a JSON patch that sets a label of the Node only
 // if the Node is still at the resourceVersion read.
-func GuardedLabelPatch(node *corev1.Node, key, value string) ([]byte, error) {
+func GuardedLabelPatch(node *corev1.Node, key, value string) ([]byte, error) { // want GuardedLabelPatch:"returns a JSON patch #0"
 	return json.Marshal([]map[string]any{
 		{"op": "test", "path": "/metadata/resourceVersion", "value": node.ResourceVersion},
 		{"op": "add", "path": "/metadata/labels/" + key, "value": value},
@@ -81,7 +83,7 @@ func GuardedLabelPatch(node *corev1.Node, key, value string) ([]byte, error) {
 // of oldNode that carries oldNode's resourceVersion (taints have no merge
 // key: the patch replaces the whole list, so it must fail if the Node
 // changed since oldNode was read).
-func PatchNodeTaints(ctx context.Context, c kubernetes.Interface, nodeName string, oldNode, newNode *corev1.Node) error {
+func PatchNodeTaints(ctx context.Context, c kubernetes.Interface, nodeName string, oldNode, newNode *corev1.Node) error { // want PatchNodeTaints:"feeds #3 to patch"
 	oldNodeNoRV := oldNode.DeepCopy()
 	oldNodeNoRV.ResourceVersion = ""
 	oldDataNoRV, err := json.Marshal(oldNodeNoRV)
