@@ -301,3 +301,88 @@ func okPollUntilTimeoutBackground(cs kubernetes.Interface, ns, name string) erro
 		return err == nil, err
 	})
 }
+
+// A ticker loop that only passes the caller's context on to its attempts:
+// like for { ... time.Sleep(d) }, it has no bound of its own.
+func badTickLoopCallerContext(ctx context.Context, cs kubernetes.Interface, ns, name string) error {
+	for range time.Tick(time.Second) {
+		cm, err := cs.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		cm.Data["phase"] = "ready"
+		_, err = cs.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{}) // want "^unbounded-retry: Update of cm is retried on conflict by a retry loop with no attempt bound"
+		if apierrors.IsConflict(err) {
+			continue
+		}
+		return err
+	}
+	return nil
+}
+
+// A select on a ticker made before the loop, and on the Done channel of a
+// context that is never done: the ticker fires forever.
+func badSelectTickerBackground(cs kubernetes.Interface, ns, name string) error {
+	ctx := context.Background()
+	ticker := time.NewTicker(time.Second)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-ticker.C:
+		}
+		cm, err := cs.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		cm.Data["phase"] = "ready"
+		_, err = cs.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{}) // want "^unbounded-retry: Update of cm is retried on conflict by a retry loop with no attempt bound"
+		if !apierrors.IsConflict(err) {
+			return err
+		}
+	}
+}
+
+// The same with a timeout made before the loop: it ends the loop after a
+// minute.
+func okSelectTickerWithTimeout(cs kubernetes.Interface, ns, name string) error {
+	ctx := context.Background()
+	timeout := time.After(time.Minute)
+	ticker := time.NewTicker(time.Second)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-timeout:
+			return context.DeadlineExceeded
+		case <-ticker.C:
+		}
+		cm, err := cs.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		cm.Data["phase"] = "ready"
+		_, err = cs.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{})
+		if !apierrors.IsConflict(err) {
+			return err
+		}
+	}
+}
+
+// A loop that checks whether the caller's context is done: whether it has
+// a deadline is the caller's business.
+func okCtxErrLoopCallerContext(ctx context.Context, cs kubernetes.Interface, ns, name string) error {
+	for ctx.Err() == nil {
+		cm, err := cs.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		cm.Data["phase"] = "ready"
+		_, err = cs.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{})
+		if !apierrors.IsConflict(err) {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+	return ctx.Err()
+}
