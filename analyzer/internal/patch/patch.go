@@ -280,6 +280,12 @@ type evaluator struct {
 	holes []ssa.Value
 	seen  map[ssa.Value]bool
 	vars  Variables
+	// plain: the text being rendered is a Go string the body holds (a
+	// path), not JSON text, so a verb's value is not quoted.
+	plain bool
+	// bound are the arguments of the calls of constructors being
+	// evaluated, by parameter.
+	bound map[*ssa.Parameter]ssa.Value
 }
 
 type hole struct{ v ssa.Value }
@@ -322,6 +328,9 @@ func (e *evaluator) text(v ssa.Value, depth int) (string, *ssa.Call, bool) {
 	if depth > maxTextDepth {
 		return "", nil, false
 	}
+	if prm, ok := strip(v).(*ssa.Parameter); ok && e.bound[prm] != nil {
+		return e.text(e.bound[prm], depth+1)
+	}
 	switch x := strip(v).(type) {
 	case *ssa.Const:
 		s, ok := constString(x)
@@ -362,7 +371,7 @@ func (e *evaluator) text(v ssa.Value, depth int) (string, *ssa.Call, bool) {
 }
 
 func (e *evaluator) mark(v ssa.Value) string {
-	e.holes = append(e.holes, v)
+	e.holes = append(e.holes, e.resolve(v))
 	return holeMark + strconv.Itoa(len(e.holes)-1) + holeEnd
 }
 
@@ -376,6 +385,9 @@ func (e *evaluator) sprintf(format string, args []ssa.Value) string {
 		c := format[i]
 		if c != '%' {
 			b.WriteByte(c)
+			if e.plain {
+				continue
+			}
 			switch {
 			case escaped:
 				escaped = false
@@ -402,12 +414,12 @@ func (e *evaluator) sprintf(format string, args []ssa.Value) string {
 		}
 		var arg ssa.Value
 		if argi < len(args) {
-			arg = args[argi]
+			arg = e.resolve(args[argi])
 		}
 		argi++
 		m := holeMark + strconv.Itoa(len(e.holes)) + holeEnd
 		e.holes = append(e.holes, arg)
-		if inString {
+		if inString || e.plain {
 			b.WriteString(m)
 		} else {
 			b.WriteString(`"` + m + `"`)
@@ -476,6 +488,9 @@ func (e *evaluator) value(v ssa.Value, depth int) (any, bool) {
 		return &hole{v}, true
 	}
 	v = strip(v)
+	if prm, ok := v.(*ssa.Parameter); ok && e.bound[prm] != nil {
+		return e.value(e.bound[prm], depth+1)
+	}
 	switch x := v.(type) {
 	case *ssa.Const:
 		if x.Value == nil {
@@ -509,10 +524,34 @@ func (e *evaluator) value(v ssa.Value, depth int) (any, bool) {
 		if arr, ok := x.X.(*ssa.Alloc); ok {
 			return e.array(arr, depth)
 		}
+	case *ssa.Phi:
+		if isList(x.Type()) {
+			return e.list(x, depth)
+		}
+	case *ssa.Call:
+		if isAppend(x) && isList(x.Type()) {
+			return e.list(x, depth)
+		}
+		if isString(x.Type()) {
+			return e.textValue(x)
+		}
+		if t, ok := e.constructor(x, depth); ok {
+			return t, true
+		}
+	case *ssa.BinOp:
+		if isString(x.Type()) {
+			return e.textValue(x)
+		}
 	case *ssa.UnOp:
 		if a, ok := x.X.(*ssa.Alloc); ok && x.Op == token.MUL {
 			if _, ok := a.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct); ok {
 				return e.structLit(a, depth)
+			}
+		}
+		if x.Op == token.MUL && isList(x.Type()) && e.vars != nil {
+			// A variable the list is built up in.
+			if vals := e.vars(x); len(vals) > 0 {
+				return e.list(x, depth)
 			}
 		}
 	case *ssa.Alloc:
@@ -521,6 +560,179 @@ func (e *evaluator) value(v ssa.Value, depth int) (any, bool) {
 		}
 	}
 	return &hole{v}, true
+}
+
+// textValue evaluates a string the program formats (fmt.Sprintf of a path
+// with an index, a concatenation) as the text it renders, with holes.
+func (e *evaluator) textValue(v ssa.Value) (any, bool) {
+	plain := e.plain
+	e.plain = true
+	s, _, ok := e.text(v, 0)
+	e.plain = plain
+	if !ok {
+		return &hole{v}, true
+	}
+	return e.unmarkString(s), true
+}
+
+// list evaluates a slice the program builds up: a slice literal, nil or an
+// empty make, appended to along branches and in loops (ops = append(ops,
+// op) for each element of a list read). Its tree holds every element some
+// path appends, once: a loop's body reads as one of each. A slice it cannot
+// follow (a parameter, elements set by index) is a hole.
+func (e *evaluator) list(v ssa.Value, depth int) (any, bool) {
+	var out []any
+	seen := map[ssa.Value]bool{}
+	var walk func(v ssa.Value) bool
+	walk = func(v ssa.Value) bool {
+		v = strip(v)
+		if seen[v] {
+			return true // a loop's phi, or a value already walked
+		}
+		seen[v] = true
+		switch x := v.(type) {
+		case *ssa.Const:
+			return x.IsNil()
+		case *ssa.MakeSlice:
+			n, ok := x.Len.(*ssa.Const)
+			return ok && n.Value != nil && constant.Sign(n.Value) == 0
+		case *ssa.Slice:
+			arr, ok := x.X.(*ssa.Alloc)
+			if !ok || x.Low != nil || x.High != nil {
+				return false
+			}
+			t, ok := e.array(arr, depth)
+			if !ok {
+				return false
+			}
+			out = append(out, t.([]any)...)
+			return true
+		case *ssa.Phi:
+			for _, ed := range x.Edges {
+				if !walk(ed) {
+					return false
+				}
+			}
+			return true
+		case *ssa.UnOp:
+			if x.Op != token.MUL || e.vars == nil {
+				return false
+			}
+			vals := e.vars(x)
+			for _, sv := range vals {
+				if !walk(sv) {
+					return false
+				}
+			}
+			return len(vals) > 0
+		case *ssa.Call:
+			if !isAppend(x) || len(x.Call.Args) != 2 {
+				return false
+			}
+			if !walk(x.Call.Args[0]) {
+				return false
+			}
+			if els := variadic(x.Call.Args[1]); els != nil {
+				for _, el := range els {
+					t, _ := e.value(el, depth+1)
+					out = append(out, t)
+				}
+				return true
+			}
+			return walk(x.Call.Args[1]) // append(a, b...)
+		}
+		return false
+	}
+	if !walk(v) || len(seen) > maxListValues {
+		return &hole{v}, true
+	}
+	return out, true
+}
+
+// resolve returns the argument bound to a parameter of a constructor being
+// evaluated, or v.
+func (e *evaluator) resolve(v ssa.Value) ssa.Value {
+	for {
+		prm, ok := strip(v).(*ssa.Parameter)
+		if !ok || e.bound[prm] == nil {
+			return v
+		}
+		v = e.bound[prm]
+	}
+}
+
+// constructor evaluates the call of a function of the package that returns
+// one value built from its arguments (func NewPatchReplace(path string,
+// value any) Op { return Op{Op: "replace", Path: path, Value: value} }):
+// the value it returns, with its parameters bound to the arguments.
+func (e *evaluator) constructor(call *ssa.Call, depth int) (any, bool) {
+	fn := call.Call.StaticCallee()
+	if fn == nil || len(fn.Blocks) == 0 || fn.Signature.Results().Len() != 1 || len(fn.FreeVars) > 0 {
+		return nil, false
+	}
+	if _, isStruct := fn.Signature.Results().At(0).Type().Underlying().(*types.Struct); !isStruct {
+		// A list or a string a function computes stays a hole, whose
+		// operands the callers follow to what it is computed from.
+		return nil, false
+	}
+	var ret ssa.Value
+	for _, b := range fn.Blocks {
+		if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			if ret != nil {
+				return nil, false // one return only: a constructor, not a decision
+			}
+			ret = r.Results[0]
+		}
+	}
+	if ret == nil {
+		return nil, false
+	}
+	for prm := range e.bound {
+		if prm.Parent() == fn {
+			return nil, false // recursion
+		}
+	}
+	bound := make(map[*ssa.Parameter]ssa.Value, len(e.bound)+len(fn.Params))
+	for k, v := range e.bound {
+		bound[k] = v
+	}
+	for i, prm := range fn.Params {
+		if i < len(call.Call.Args) {
+			bound[prm] = call.Call.Args[i]
+		}
+	}
+	saved := e.bound
+	e.bound = bound
+	t, _ := e.value(ret, depth+1)
+	e.bound = saved
+	if _, ok := t.(*hole); ok {
+		return nil, false // not a value it builds: the call stays a hole
+	}
+	return t, true
+}
+
+// maxListValues caps the values walked to evaluate one list.
+const maxListValues = 64
+
+func isAppend(c *ssa.Call) bool {
+	b, ok := c.Call.Value.(*ssa.Builtin)
+	return ok && b.Name() == "append"
+}
+
+// isList reports whether t is a slice that encodes as a JSON list (not
+// []byte, which encodes as a string).
+func isList(t types.Type) bool {
+	sl, ok := t.Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	b, ok := sl.Elem().Underlying().(*types.Basic)
+	return !ok || b.Kind() != types.Byte
+}
+
+func isString(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
 }
 
 // array evaluates a slice literal's backing array.
@@ -757,6 +969,26 @@ func variadic(v ssa.Value) []ssa.Value {
 func isInteger(t types.Type) bool {
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Info()&types.IsInteger != 0
+}
+
+// Value evaluates a Go value that json.Marshal would encode as a patch
+// body (the operations a function returns for its caller to marshal): a
+// list is a JSON patch, an object a merge patch.
+func Value(v ssa.Value, vars Variables) *Info {
+	info := &Info{}
+	e := &evaluator{seen: map[ssa.Value]bool{}, vars: vars}
+	tree, _ := e.value(v, 0)
+	if _, ok := tree.(*hole); ok {
+		return info
+	}
+	info.Kind, info.Known = KindBody, true
+	if _, isList := tree.([]any); isList {
+		info.Type = TypeJSON
+		info.jsonPatch(tree)
+	} else {
+		info.mergeBody(tree)
+	}
+	return info
 }
 
 // Body evaluates a string or []byte value a function returns as a patch

@@ -68,6 +68,59 @@ func mergeConcatenatedNumber(n string) {
 func opaque(data []byte) {
 	send(data)
 }
+
+type op struct {
+	Op    string ` + "`json:\"op\"`" + `
+	Path  string ` + "`json:\"path\"`" + `
+	Value any    ` + "`json:\"value,omitempty\"`" + `
+}
+
+func jsonPatchOpsInLoop(finalizers []string, drop string) {
+	var ops []map[string]any
+	for i, f := range finalizers {
+		if f == drop {
+			ops = append(ops, map[string]any{"op": "remove", "path": fmt.Sprintf("/metadata/finalizers/%d", i)})
+		}
+	}
+	data, _ := json.Marshal(ops)
+	send(data)
+}
+
+func jsonPatchStructOpsInLoop(rv string, n int, ca []byte) {
+	ops := []op{{Op: "test", Path: "/metadata/resourceVersion", Value: rv}}
+	for i := 0; i < n; i++ {
+		ops = append(ops, op{Op: "replace", Path: fmt.Sprintf("/webhooks/%d/clientConfig/caBundle", i), Value: ca})
+	}
+	data, _ := json.Marshal(ops)
+	send(data)
+}
+
+func jsonPatchAppendsInLoop(want []string) {
+	ops := make([]op, 0, len(want))
+	for _, f := range want {
+		ops = append(ops, op{Op: "add", Path: "/metadata/finalizers/-", Value: f})
+	}
+	data, _ := json.Marshal(ops)
+	send(data)
+}
+
+func newRemove(path string) op {
+	return op{Op: "remove", Path: path}
+}
+
+func jsonPatchOpsOfConstructor(i int) {
+	data, _ := json.Marshal([]op{newRemove(fmt.Sprintf("/metadata/finalizers/%d", i))})
+	send(data)
+}
+
+func jsonPatchOpsSetByIndex(n int) {
+	ops := make([]op, n)
+	for i := range ops {
+		ops[i] = op{Op: "remove", Path: fmt.Sprintf("/metadata/finalizers/%d", i)}
+	}
+	data, _ := json.Marshal(ops)
+	send(data)
+}
 `
 
 // data returns the argument of the send call in the function fn of src.
@@ -181,6 +234,56 @@ func TestRaw(t *testing.T) {
 		}
 		if info := patch.Body(data(t, p, "mergeWithList"), nil); info.Type != patch.TypeUnknown || !info.Known || len(info.Holes) != 1 {
 			t.Errorf("an object body: type %v, Known %v, holes %d: want a known body of unknown type with its hole", info.Type, info.Known, len(info.Holes))
+		}
+	})
+
+	t.Run("JSON patch of maps appended in a loop", func(t *testing.T) {
+		info := patch.Raw(patch.TypeJSON, data(t, p, "jsonPatchOpsInLoop"), nil)
+		if !info.Known || len(info.Ops) != 1 {
+			t.Fatalf("Known %v, %d ops: want the one op the loop appends", info.Known, len(info.Ops))
+		}
+		if op := info.Ops[0]; op.Op != "remove" || op.Path != "/metadata/finalizers/{}" || !op.Indexed {
+			t.Errorf("op %+v: want a remove of /metadata/finalizers/{}, indexed by the formatted index", op)
+		}
+		if info.HasPrecondition() {
+			t.Error("a precondition in a patch without a test op")
+		}
+	})
+
+	t.Run("JSON patch of structs after a test op", func(t *testing.T) {
+		info := patch.Raw(patch.TypeJSON, data(t, p, "jsonPatchStructOpsInLoop"), nil)
+		if !info.Known || !info.HasTest {
+			t.Fatalf("Known %v, HasTest %v: want a known patch with its test op", info.Known, info.HasTest)
+		}
+		var ops []string
+		for _, op := range info.Ops {
+			ops = append(ops, op.Op+" "+op.Path)
+		}
+		if want := []string{"test /metadata/resourceVersion", "replace /webhooks/{}/clientConfig/caBundle"}; !slices.Equal(ops, want) {
+			t.Errorf("ops %q, want %q", ops, want)
+		}
+	})
+
+	t.Run("JSON patch appends to the end in a loop", func(t *testing.T) {
+		info := patch.Raw(patch.TypeJSON, data(t, p, "jsonPatchAppendsInLoop"), nil)
+		if !info.Known || len(info.Ops) != 1 || info.Ops[0].Indexed || info.Ops[0].Op != "add" {
+			t.Errorf("Known %v, ops %+v: want one add at \"-\", not indexed", info.Known, info.Ops)
+		}
+	})
+
+	t.Run("JSON patch of ops a constructor builds", func(t *testing.T) {
+		info := patch.Raw(patch.TypeJSON, data(t, p, "jsonPatchOpsOfConstructor"), nil)
+		if !info.Known || len(info.Ops) != 1 {
+			t.Fatalf("Known %v, %d ops: want the op newRemove returns", info.Known, len(info.Ops))
+		}
+		if op := info.Ops[0]; op.Op != "remove" || op.Path != "/metadata/finalizers/{}" || !op.Indexed {
+			t.Errorf("op %+v: want a remove of /metadata/finalizers/{}, indexed by the caller's formatted index", op)
+		}
+	})
+
+	t.Run("JSON patch of ops set by index: not followed", func(t *testing.T) {
+		if info := patch.Raw(patch.TypeJSON, data(t, p, "jsonPatchOpsSetByIndex"), nil); info.Known {
+			t.Errorf("Known for a list of zero values set by index: %+v", info)
 		}
 	})
 
