@@ -42,6 +42,29 @@ type PatchFact struct {
 	FromParams []int // it carries values computed from these (object) parameters
 }
 
+// what says what a patch does, for the fact's text: " that addresses a
+// list element by index, with a test op, from #1", or " from no object"
+// (a blind patch: constants, or values other than objects).
+func (pf PatchFact) what() string {
+	var parts []string
+	if pf.Indexed {
+		parts = append(parts, "that addresses a list element by index")
+	}
+	if pf.HasTest {
+		parts = append(parts, "with a test op")
+	}
+	if pf.HasRV {
+		parts = append(parts, "with the resourceVersion")
+	}
+	for _, i := range pf.FromParams {
+		parts = append(parts, fmt.Sprintf("from #%d", i))
+	}
+	if len(parts) == 0 {
+		return " from no object"
+	}
+	return " " + strings.Join(parts, ", ")
+}
+
 // MutateFact says a function changes a list of an object parameter, or sets
 // a field of it from a value it read from it.
 type MutateFact struct {
@@ -147,7 +170,7 @@ func (f *FuncFact) String() string {
 		if pf.JSON {
 			kind = "JSON patch"
 		}
-		parts = append(parts, fmt.Sprintf("returns a %s #%d", kind, pf.Result))
+		parts = append(parts, fmt.Sprintf("returns a %s #%d", kind, pf.Result)+pf.what())
 	}
 	for _, m := range f.Mutates {
 		what := "fields"

@@ -450,10 +450,21 @@ func (p *Package) readFrom(v ssa.Value, isObj func(ssa.Value) bool, field func(s
 				}
 			}
 		case *ssa.Alloc:
-			// A value built into a local: follow what is stored into it.
+			// A value built into a local: follow what is stored into it,
+			// and into the elements of an array (the arguments of an
+			// append, a slice literal).
 			for _, r := range *y.Referrers() {
-				if s, ok := r.(*ssa.Store); ok && s.Addr == y {
-					work = append(work, s.Val)
+				switch a := r.(type) {
+				case *ssa.Store:
+					if a.Addr == y {
+						work = append(work, a.Val)
+					}
+				case *ssa.IndexAddr:
+					for _, rr := range *a.Referrers() {
+						if s, ok := rr.(*ssa.Store); ok && s.Addr == a {
+							work = append(work, s.Val)
+						}
+					}
 				}
 			}
 			continue

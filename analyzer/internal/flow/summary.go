@@ -188,7 +188,7 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 
 	// Results that are patch bodies the function builds.
 	for i := 0; i < nres; i++ {
-		if !isBytesOrString(sig.Results().At(i).Type()) {
+		if t := sig.Results().At(i).Type(); !isBytesOrString(t) && !isOpList(t) {
 			continue
 		}
 		if pf, ok := p.returnedPatch(fn, i); ok {
@@ -355,7 +355,16 @@ func (p *Package) returnedPatch(fn *ssa.Function, i int) (PatchFact, bool) {
 		if c, ok := v.(*ssa.Const); ok && (c.Value == nil || c.IsNil()) {
 			continue
 		}
-		info := patch.Body(v, p.VariableValues)
+		var info *patch.Info
+		if isBytesOrString(v.Type()) {
+			info = patch.Body(v, p.VariableValues)
+		} else {
+			// The operations of a JSON patch, for the caller to marshal.
+			info = patch.Value(v, p.VariableValues)
+			if info.Type != patch.TypeJSON || !namedOps(info) {
+				return PatchFact{}, false
+			}
+		}
 		if !info.Known || info.Kind != patch.KindBody {
 			return PatchFact{}, false
 		}
@@ -388,6 +397,30 @@ func (p *Package) returnedPatch(fn *ssa.Function, i int) (PatchFact, bool) {
 		}
 	}
 	return pf, found
+}
+
+// isOpList reports whether t can hold the operations of a JSON patch: a
+// slice of structs or of maps.
+func isOpList(t types.Type) bool {
+	sl, ok := t.Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	switch sl.Elem().Underlying().(type) {
+	case *types.Struct, *types.Map:
+		return true
+	}
+	return false
+}
+
+// namedOps reports whether every operation of a JSON patch has a known op.
+func namedOps(info *patch.Info) bool {
+	for _, op := range info.Ops {
+		if op.Op == "" {
+			return false
+		}
+	}
+	return len(info.Ops) > 0
 }
 
 // ReturnedPatch returns the summary of the patch body a call returns, when
