@@ -21,6 +21,7 @@ const (
 	UtilRuntime     = "k8s.io/apimachinery/pkg/util/runtime"
 	UtilErrors      = "k8s.io/apimachinery/pkg/util/errors"
 	StrategicPatch  = "k8s.io/apimachinery/pkg/util/strategicpatch"
+	JSONMergePatch  = "k8s.io/apimachinery/pkg/util/jsonmergepatch"
 	ResourceVersion = "k8s.io/apimachinery/pkg/util/resourceversion" // CompareResourceVersion, apimachinery v0.35 and later
 	CoreV1          = "k8s.io/api/core/v1"
 	Retry           = "k8s.io/client-go/util/retry"

@@ -32,11 +32,17 @@ var patchDiffs = map[string]PatchDiff{
 	JSONPatchV4 + ".CreateMergePatch":          {"CreateMergePatch", 0, 1},
 	JSONPatch + ".CreateMergePatch":            {"CreateMergePatch", 0, 1},
 	StrategicPatch + ".CreateTwoWayMergePatch": {"CreateTwoWayMergePatch", 0, 1}, // argument 2 is the struct type for the merge keys
+	// Three-way patches (original, modified, current): the changes from
+	// current to modified, lists whole, and the deletions from original.
+	// A list changed since current is sent whole.
+	JSONMergePatch + ".CreateThreeWayJSONMergePatch": {"CreateThreeWayJSONMergePatch", 2, 1},
+	StrategicPatch + ".CreateThreeWayMergePatch":     {"CreateThreeWayMergePatch", 2, 1}, // argument 3 is the lookup of the merge keys
 }
 
-// PatchBuilder recognises a call that builds patch data as a diff of two
+// PatchBuilder recognises a call that builds patch data as a diff of
 // encoded objects: jsonpatch.CreateMergePatch(a, b),
-// strategicpatch.CreateTwoWayMergePatch(a, b, T).
+// strategicpatch.CreateTwoWayMergePatch(a, b, T),
+// jsonmergepatch.CreateThreeWayJSONMergePatch(original, modified, current).
 func PatchBuilder(c *ssa.CallCommon) (PatchDiff, bool) {
 	d, ok := patchDiffs[CalleeName(c)]
 	return d, ok
