@@ -21,6 +21,7 @@ import (
 	"github.com/lostupdate/lostupdate/analyzer/internal/flow"
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
 	"github.com/lostupdate/lostupdate/analyzer/internal/patch"
+	"github.com/lostupdate/lostupdate/analyzer/internal/ssax"
 )
 
 // Set is the writes of one package.
@@ -190,11 +191,21 @@ func (w *Write) evalPatch() *patch.Info {
 	case w.Op != model.OpPatch:
 		return nil
 	case w.Client.Patch >= 0:
-		return patch.ControllerRuntime(model.Arg(c, w.Client.Patch), p.VariableValues)
+		arg := model.Arg(c, w.Client.Patch)
+		if rc, ok := ssax.Strip(arg).(*ssa.Call); ok {
+			// client.RawPatch(typ, data) of data a helper builds.
+			if cp, ok := model.CRPatchOf(rc.Common()); ok && cp.Kind == model.CRRaw {
+				typ := patch.TypeOf(rc.Call.Args[cp.Type])
+				if pf, call := returnedPatch(p, rc.Call.Args[cp.Data]); pf != nil && typ != patch.TypeApply {
+					return helperPatch(typ, pf, call)
+				}
+			}
+		}
+		return patch.ControllerRuntime(arg, p.VariableValues)
 	case w.Client.Data >= 0:
 		typ := patch.TypeOf(model.Arg(c, w.Client.PatchType))
 		data := model.Arg(c, w.Client.Data)
-		if pf, call := p.ReturnedPatch(data); pf != nil && typ != patch.TypeApply {
+		if pf, call := returnedPatch(p, data); pf != nil && typ != patch.TypeApply {
 			return helperPatch(typ, pf, call)
 		}
 		info := patch.Raw(typ, data, p.VariableValues)
@@ -206,11 +217,30 @@ func (w *Write) evalPatch() *patch.Info {
 	return nil
 }
 
+// returnedPatch returns the summary of the patch data a helper builds: the
+// bytes it returns, or the operations it returns, marshalled here.
+func returnedPatch(p *flow.Package, data ssa.Value) (*flow.PatchFact, ssa.CallInstruction) {
+	if pf, call := p.ReturnedPatch(data); pf != nil {
+		return pf, call
+	}
+	if e, ok := ssax.Strip(data).(*ssa.Extract); ok && e.Index == 0 {
+		if c, ok := e.Tuple.(*ssa.Call); ok && model.IsEncoder(c.Common()) {
+			if pf, call := p.ReturnedPatch(ssax.Strip(c.Call.Args[0])); pf != nil && pf.JSON {
+				return pf, call
+			}
+		}
+	}
+	return nil, nil
+}
+
 // helperPatch describes a patch body built by a helper, from its summary.
 func helperPatch(typ patch.Type, pf *flow.PatchFact, call ssa.CallInstruction) *patch.Info {
 	info := &patch.Info{Type: typ, Kind: patch.KindBody, Known: true, HasTest: pf.HasTest, HasRV: pf.HasRV}
 	if fn := call.Common().StaticCallee(); fn != nil {
 		info.Fn = fn.Name()
+	}
+	if c, ok := call.(*ssa.Call); ok {
+		info.Site = c
 	}
 	if pf.Indexed {
 		info.Ops = append(info.Ops, patch.Op{Op: "an", Path: "a list element", Indexed: true})
