@@ -21,8 +21,9 @@ var testdata = filepath.Join("..", "testdata")
 // corpus is the rule corpus: a package per rule with the code shapes it
 // reports and the safe idioms it must not, the helpers they call in other
 // packages (analysed for their summaries, which only facts asserts), the
-// summaries exported for callers in other packages (facts, factsuser, and
-// the retry wrappers and patch helpers of retryshapes/kubeutil) and
+// summaries exported for callers in other packages (facts, factsuser, the
+// retry wrappers and patch helpers of retryshapes/kubeutil, and the patch
+// bodies patchbodies/patchbuild builds for another package) and
 // the suppression directives in the default configuration (suppress).
 // Every rule runs on all of it, so that each finding a package gets, of any
 // rule, is asserted by a // want; a message begins with its rule.
@@ -42,6 +43,8 @@ var corpus = []string{
 	"./testopretry",
 	"./retryshapes",
 	"./retryshapes/kubeutil",
+	"./patchbodies",
+	"./patchbodies/patchbuild",
 	"./facts",
 	"./factsuser",
 	"./suppress",

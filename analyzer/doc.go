@@ -143,9 +143,13 @@ index, or sets a value computed from what was read, hits whatever is there
 now. Reported at the Patch call:
 
   - controller-runtime client.MergeFrom and client.StrategicMergeFrom, and
-    jsonpatch.CreateMergePatch / strategicpatch.CreateTwoWayMergePatch of a
-    read object, where a list field of the object changes between the
-    snapshot and the patch (append, index writes, a sort in place,
+    jsonpatch.CreateMergePatch (json-patch v4 and v5),
+    strategicpatch.CreateTwoWayMergePatch and the three-way
+    jsonmergepatch.CreateThreeWayJSONMergePatch /
+    strategicpatch.CreateThreeWayMergePatch of json.Marshal'd read objects
+    (from the current object to the modified one), where a list field of
+    the object changes between the snapshot and the patch (append, index
+    writes, a sort in place,
     controllerutil.AddFinalizer/RemoveFinalizer, meta.SetStatusCondition,
     SetControllerReference/SetOwnerReference (controllerutil's, or ctrl's
     alias), SetFinalizers/SetOwnerReferences (of an Unstructured, of an
@@ -164,7 +168,15 @@ now. Reported at the Patch call:
   - controllerutil.CreateOrPatch (or ctrl.CreateOrPatch), whose mutate
     function changes a list.
   - JSON patches without a test op whose operations address an array element
-    by index, or set a value computed from the value read at the same path.
+    by index, or set a value computed from the value read at the same path:
+    text, and operations marshalled from maps or structs with json tags
+    (op, path, value), built as literals, by constructors of the package, or
+    appended in a loop (remove /metadata/finalizers/%d for each index of the
+    list read, replace of a list filtered from the one read), sent through a
+    typed, dynamic or controller-runtime client (client.RawPatch); and
+    bodies or operations built by helpers of any package from the object
+    (their summaries say whether they address an element by index, carry a
+    test op, or are built from an object parameter).
   - merge and strategic merge patch bodies (literals, fmt.Sprintf,
     json.Marshal of maps and structs, and bodies built by helpers) that carry
     a list or value computed from the value read at the same path, without

@@ -134,6 +134,9 @@ func (ck *checker) patchHazard(w *writes.Write, info *patch.Info) (string, []ana
 				continue
 			}
 			if op.Indexed {
+				if op.Path == helperIndexed {
+					return "its body has an op that addresses a list element by index", builtBy(info)
+				}
 				return fmt.Sprintf("its %s op addresses %s by index", op.Op, indexedPath(op.Path)), nil
 			}
 			if op.Op == "replace" || op.Op == "remove" || op.Op == "add" {
@@ -148,7 +151,7 @@ func (ck *checker) patchHazard(w *writes.Write, info *patch.Info) (string, []ana
 		for _, o := range info.FromObjects {
 			for _, a := range ck.flow.Aliases(o) {
 				if isTarget(a) {
-					return "its body, built by " + info.Fn + ", carries values computed from the object read earlier", nil
+					return "its body carries values computed from the object read earlier", builtBy(info)
 				}
 			}
 		}
@@ -164,6 +167,18 @@ func (ck *checker) patchHazard(w *writes.Write, info *patch.Info) (string, []ana
 		}
 	}
 	return "", nil
+}
+
+// helperIndexed is the path of the op that stands for the index-addressed
+// ops of a body a helper builds (see writes.helperPatch).
+const helperIndexed = "a list element"
+
+// builtBy points at the call of the helper that builds a patch body.
+func builtBy(info *patch.Info) []analysis.RelatedInformation {
+	if info.Site == nil || info.Fn == "" {
+		return nil
+	}
+	return []analysis.RelatedInformation{related(info.Site.Pos(), "the patch is built here by %s", info.Fn)}
 }
 
 // whileDeleting reports whether a write of obj runs only while its deletion
@@ -248,9 +263,6 @@ func fieldName(field string) string {
 }
 
 func indexedPath(path string) string {
-	if path == "a list element" {
-		return path
-	}
 	// A segment the program computes ("{}") is an index here.
 	return "the list element " + strings.ReplaceAll(path, "{}", "<index>")
 }

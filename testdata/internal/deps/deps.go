@@ -6,6 +6,7 @@ import (
 	_ "github.com/evanphx/json-patch/v5"
 	_ "github.com/go-logr/logr"
 	_ "github.com/onsi/gomega"
+	_ "gomodules.xyz/jsonpatch/v2"
 	_ "gopkg.in/evanphx/json-patch.v4"
 	_ "k8s.io/api/apps/v1"
 	_ "k8s.io/api/batch/v1"

@@ -1,0 +1,111 @@
+package patchbuild // want package:"has summaries"
+
+// The JSON patch bodies an operator sends for the objects it is given: the
+// summaries its callers in other packages see say what each patch does.
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Op is one operation of an RFC 6902 JSON patch.
+type Op struct {
+	Op    string `json:"op"`
+	Path  string `json:"path"`
+	Value any    `json:"value,omitempty"`
+}
+
+// RemoveFinalizerPatch removes name from obj's finalizers, by the positions
+// it has in the list obj carries.
+func RemoveFinalizerPatch(obj metav1.Object, name string) ([]byte, error) { // want RemoveFinalizerPatch:"returns a JSON patch #0 that addresses a list element by index"
+	var ops []Op
+	for i, f := range obj.GetFinalizers() {
+		if f == name {
+			ops = append(ops, Op{Op: "remove", Path: fmt.Sprintf("/metadata/finalizers/%d", i)})
+		}
+	}
+	return json.Marshal(ops)
+}
+
+// RemoveFinalizerPatchTested is RemoveFinalizerPatch after a test of the
+// resourceVersion obj carries: the server rejects it if obj changed.
+func RemoveFinalizerPatchTested(obj metav1.Object, name string) ([]byte, error) { // want RemoveFinalizerPatchTested:"returns a JSON patch #0 that addresses a list element by index, with a test op"
+	ops := []Op{{Op: "test", Path: "/metadata/resourceVersion", Value: obj.GetResourceVersion()}}
+	for i, f := range obj.GetFinalizers() {
+		if f == name {
+			ops = append(ops, Op{Op: "remove", Path: fmt.Sprintf("/metadata/finalizers/%d", i)})
+		}
+	}
+	return json.Marshal(ops)
+}
+
+// KeepFinalizersPatch replaces obj's finalizers with those it carries but
+// name.
+func KeepFinalizersPatch(obj metav1.Object, name string) ([]byte, error) { // want KeepFinalizersPatch:"returns a JSON patch #0 from #0"
+	kept := []string{}
+	for _, f := range obj.GetFinalizers() {
+		if f != name {
+			kept = append(kept, f)
+		}
+	}
+	return json.Marshal([]Op{{Op: "replace", Path: "/metadata/finalizers", Value: kept}})
+}
+
+// AddFinalizerPatch appends name to the finalizers of whatever object it is
+// sent to.
+func AddFinalizerPatch(name string) ([]byte, error) { // want AddFinalizerPatch:"returns a JSON patch #0 from no object"
+	return json.Marshal([]Op{{Op: "add", Path: "/metadata/finalizers/-", Value: name}})
+}
+
+// JSONPatch is a JSON patch operation on managed fields.
+type JSONPatch struct {
+	Operation string                      `json:"op"`
+	Path      string                      `json:"path"`
+	Value     []metav1.ManagedFieldsEntry `json:"value,omitempty"`
+}
+
+const managedFieldsPath = "/metadata/managedFields"
+
+// NewPatchReplace returns the operation that replaces path with value.
+func NewPatchReplace(path string, value []metav1.ManagedFieldsEntry) JSONPatch {
+	return JSONPatch{Operation: "replace", Path: path, Value: value}
+}
+
+// ReplaceFieldManagers renames the managers of obj's managed fields to name:
+// the operations replace the whole managedFields list with the edited
+// entries of the one obj carries.
+func ReplaceFieldManagers(obj metav1.Object, managers []string, name string) ([]JSONPatch, error) { // want ReplaceFieldManagers:"returns a JSON patch #0 from #0"
+	var patches []JSONPatch
+	entries := make([]metav1.ManagedFieldsEntry, 0, len(obj.GetManagedFields()))
+	edited := false
+	for _, entry := range obj.GetManagedFields() {
+		if slices.Contains(managers, entry.Manager) {
+			entry.Manager = name
+			edited = true
+		}
+		entries = append(entries, entry)
+	}
+	if !edited {
+		return nil, nil
+	}
+	return append(patches, NewPatchReplace(managedFieldsPath, entries)), nil
+}
+
+// ReplaceFieldManagersTested is ReplaceFieldManagers after a test of the
+// resourceVersion obj carries.
+func ReplaceFieldManagersTested(obj metav1.Object, managers []string, name string) []Op { // want ReplaceFieldManagersTested:"returns a JSON patch #0 with a test op, from #0"
+	entries := make([]metav1.ManagedFieldsEntry, 0, len(obj.GetManagedFields()))
+	for _, entry := range obj.GetManagedFields() {
+		if slices.Contains(managers, entry.Manager) {
+			entry.Manager = name
+		}
+		entries = append(entries, entry)
+	}
+	return []Op{
+		{Op: "test", Path: "/metadata/resourceVersion", Value: obj.GetResourceVersion()},
+		{Op: "replace", Path: managedFieldsPath, Value: entries},
+	}
+}
