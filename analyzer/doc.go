@@ -175,8 +175,12 @@ now. Reported at the Patch call:
     list read, replace of a list filtered from the one read), sent through a
     typed, dynamic or controller-runtime client (client.RawPatch); and
     bodies or operations built by helpers of any package from the object
-    (their summaries say whether they address an element by index, carry a
-    test op, or are built from an object parameter).
+    (their summaries say which elements they address by index, whether
+    they carry a test op, and which object parameters they are built
+    from). An index into a list the API server keeps in place is not a
+    hazard: a Pod's containers and init containers cannot be added,
+    removed or reordered after creation (only their images change), so
+    /spec/containers/%d/image of a Pod read names the same container.
   - merge and strategic merge patch bodies (literals, fmt.Sprintf,
     json.Marshal of maps and structs, and bodies built by helpers) that carry
     a list or value computed from the value read at the same path, without

@@ -133,9 +133,13 @@ func (ck *checker) patchHazard(w *writes.Write, info *patch.Info) (string, []ana
 			if op.Op == "test" {
 				continue
 			}
-			if op.Indexed {
-				if op.Path == helperIndexed {
+			if op.Indexed && !model.FixedIndex(patchedType(w), op.Path) {
+				switch {
+				case op.Path == helperIndexed:
 					return "its body has an op that addresses a list element by index", builtBy(info)
+				case op.Op == "":
+					// An op of a body a helper builds, known by its path.
+					return fmt.Sprintf("its body has an op that addresses %s by index", indexedPath(op.Path)), builtBy(info)
 				}
 				return fmt.Sprintf("its %s op addresses %s by index", op.Op, indexedPath(op.Path)), nil
 			}
@@ -167,6 +171,18 @@ func (ck *checker) patchHazard(w *writes.Write, info *patch.Info) (string, []ana
 		}
 	}
 	return "", nil
+}
+
+// patchedType is the type of the object a patch writes: the object a
+// controller-runtime Patch is given, the result of a typed or dynamic one.
+func patchedType(w *writes.Write) types.Type {
+	if w.Obj != nil {
+		return ssax.ConcreteType(w.Obj)
+	}
+	if res := w.Call.Common().Signature().Results(); res.Len() > 0 {
+		return res.At(0).Type()
+	}
+	return nil
 }
 
 // helperIndexed is the path of the op that stands for the index-addressed

@@ -236,7 +236,7 @@ func badRemoveFinalizerPatchFromBuilder(ctx context.Context, cs kubernetes.Inter
 	if err != nil {
 		return err
 	}
-	_, err = cs.CoreV1().Secrets(ns).Patch(ctx, name, types.JSONPatchType, data, metav1.PatchOptions{}) // want `^unconditional-patch: Patch sends a JSON patch built by RemoveFinalizerPatch without a precondition, and its body has an op that addresses a list element by index`
+	_, err = cs.CoreV1().Secrets(ns).Patch(ctx, name, types.JSONPatchType, data, metav1.PatchOptions{}) // want `^unconditional-patch: Patch sends a JSON patch built by RemoveFinalizerPatch without a precondition, and its body has an op that addresses the list element /metadata/finalizers/<index> by index`
 	return err
 }
 
@@ -360,4 +360,37 @@ func okReplaceFieldManagersTested(ctx context.Context, c client.Client, owner st
 		return err
 	}
 	return c.Patch(ctx, existing, client.RawPatch(types.JSONPatchType, data), client.FieldOwner(owner))
+}
+
+// A Pod's sidecars are stopped by replacing their images, addressed by their
+// positions in the Pod read: the API server keeps a Pod's containers in
+// place (only their images may change), so the index stays that of the same
+// container, and the no-op image is the controller's own decision.
+func okStopSidecarsByIndex(ctx context.Context, cs kubernetes.Interface, ns, name, nopImage string) error {
+	pod, err := cs.CoreV1().Pods(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	data, err := patchbuild.StopSidecarsPatch(pod, "step", nopImage)
+	if err != nil || data == nil {
+		return err
+	}
+	_, err = cs.CoreV1().Pods(ns).Patch(ctx, name, types.JSONPatchType, data, metav1.PatchOptions{})
+	return err
+}
+
+// The same by index into a Deployment's pod template, whose containers any
+// writer may insert or reorder: the index read may name another container by
+// the time the patch lands.
+func badTemplateImageByIndex(ctx context.Context, cs kubernetes.Interface, ns, name, image string) error {
+	deploy, err := cs.AppsV1().Deployments(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	data, err := patchbuild.TemplateImagePatch(deploy, "app", image)
+	if err != nil {
+		return err
+	}
+	_, err = cs.AppsV1().Deployments(ns).Patch(ctx, name, types.JSONPatchType, data, metav1.PatchOptions{}) // want `^unconditional-patch: Patch sends a JSON patch built by TemplateImagePatch without a precondition, and its body has an op that addresses the list element /spec/template/spec/containers/<index>/image by index`
+	return err
 }

@@ -34,20 +34,26 @@ type FuncFact struct {
 
 // PatchFact says a result of a function is a patch body it builds.
 type PatchFact struct {
-	Result     int
-	JSON       bool  // a JSON patch (a list of operations)
-	Indexed    bool  // an operation addresses a list element by index
-	HasTest    bool  // a test operation
-	HasRV      bool  // metadata.resourceVersion
-	FromParams []int // it carries values computed from these (object) parameters
+	Result  int
+	JSON    bool // a JSON patch (a list of operations)
+	Indexed bool // an operation addresses a list element by index
+	// IndexedPaths are the paths of those operations, "{}" for a
+	// computed segment: /metadata/finalizers/{}.
+	IndexedPaths []string
+	HasTest      bool  // a test operation
+	HasRV        bool  // metadata.resourceVersion
+	FromParams   []int // it carries values computed from these (object) parameters
 }
 
-// what says what a patch does, for the fact's text: " that addresses a
-// list element by index, with a test op, from #1", or " from no object"
+// what says what a patch does, for the fact's text: " that addresses
+// /metadata/finalizers/{} by index, with a test op, from #1", or " from no object"
 // (a blind patch: constants, or values other than objects).
 func (pf PatchFact) what() string {
 	var parts []string
-	if pf.Indexed {
+	switch {
+	case len(pf.IndexedPaths) > 0:
+		parts = append(parts, "that addresses "+strings.Join(pf.IndexedPaths, ", ")+" by index")
+	case pf.Indexed:
 		parts = append(parts, "that addresses a list element by index")
 	}
 	if pf.HasTest {

@@ -2,6 +2,7 @@ package flow
 
 import (
 	"go/types"
+	"slices"
 	"sort"
 
 	"golang.org/x/tools/go/ssa"
@@ -374,7 +375,12 @@ func (p *Package) returnedPatch(fn *ssa.Function, i int) (PatchFact, bool) {
 		pf.HasRV = pf.HasRV || info.HasRV
 		var holes []ssa.Value
 		for _, op := range info.Ops {
-			pf.Indexed = pf.Indexed || (op.Indexed && op.Op != "test")
+			if op.Indexed && op.Op != "test" {
+				pf.Indexed = true
+				if !slices.Contains(pf.IndexedPaths, op.Path) {
+					pf.IndexedPaths = append(pf.IndexedPaths, op.Path)
+				}
+			}
 			holes = append(holes, op.Value...)
 		}
 		for _, h := range info.Holes {

@@ -736,3 +736,30 @@ func TestJSONName(t *testing.T) {
 		t.Errorf("Tag = %q", got)
 	}
 }
+
+// TestFixedIndex: an index into a Pod's containers names the same container
+// for the Pod's life; an index into a list anyone may change does not.
+func TestFixedIndex(t *testing.T) {
+	named := func(path, name string) types.Type {
+		pkg := types.NewPackage(path, "v1")
+		return types.NewPointer(types.NewNamed(types.NewTypeName(0, pkg, name, nil), types.NewStruct(nil, nil), nil))
+	}
+	pod, deploy := named(CoreV1, "Pod"), named("k8s.io/api/apps/v1", "Deployment")
+	for _, tc := range []struct {
+		t    types.Type
+		ptr  string
+		want bool
+	}{
+		{pod, "/spec/containers/{}/image", true},
+		{pod, "/spec/initContainers/0/image", true},
+		{pod, "/spec/containers/{}/env/{}/value", false}, // env is a list of its own
+		{pod, "/metadata/finalizers/{}", false},
+		{pod, "/spec/containers/-", false}, // not an index
+		{deploy, "/spec/template/spec/containers/{}/image", false},
+		{nil, "/spec/containers/0/image", false},
+	} {
+		if got := FixedIndex(tc.t, tc.ptr); got != tc.want {
+			t.Errorf("FixedIndex(%v, %s) = %v, want %v", tc.t, tc.ptr, got, tc.want)
+		}
+	}
+}

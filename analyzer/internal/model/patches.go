@@ -2,6 +2,9 @@ package model
 
 import (
 	"go/types"
+	"slices"
+	"strconv"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -160,4 +163,37 @@ var textFuncs = map[string]TextFunc{
 func TextBuilder(c *ssa.CallCommon) (TextFunc, bool) {
 	f, ok := textFuncs[CalleeName(c)]
 	return f, ok
+}
+
+// fixedLists are the lists of an object whose entries the API server keeps
+// in place once it is created: an update that adds, removes or reorders an
+// entry is rejected (a Pod's containers: only their images may change), so
+// an index read from the object stays the index of the same entry.
+var fixedLists = map[[2]string][]string{
+	{CoreV1, "Pod"}: {"/spec/containers", "/spec/initContainers"},
+}
+
+// FixedIndex reports whether every index of a JSON pointer ("{}" for a
+// computed one) addresses an entry of a list that an object of type t keeps
+// in place: /spec/containers/{}/image of a Pod.
+func FixedIndex(t types.Type, ptr string) bool {
+	p, n := typeName(t)
+	lists := fixedLists[[2]string{p, n}]
+	if len(lists) == 0 {
+		return false
+	}
+	segs := strings.Split(ptr, "/")
+	indexed := false
+	for i := 1; i < len(segs); i++ {
+		if segs[i] != "{}" {
+			if _, err := strconv.Atoi(segs[i]); err != nil {
+				continue
+			}
+		}
+		indexed = true
+		if !slices.Contains(lists, strings.Join(segs[:i], "/")) {
+			return false
+		}
+	}
+	return indexed
 }

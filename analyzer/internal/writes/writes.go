@@ -242,8 +242,11 @@ func helperPatch(typ patch.Type, pf *flow.PatchFact, call ssa.CallInstruction) *
 	if c, ok := call.(*ssa.Call); ok {
 		info.Site = c
 	}
-	if pf.Indexed {
-		info.Ops = append(info.Ops, patch.Op{Op: "an", Path: "a list element", Indexed: true})
+	for _, path := range pf.IndexedPaths {
+		info.Ops = append(info.Ops, patch.Op{Path: path, Indexed: true})
+	}
+	if pf.Indexed && len(pf.IndexedPaths) == 0 {
+		info.Ops = append(info.Ops, patch.Op{Path: "a list element", Indexed: true})
 	}
 	for _, i := range pf.FromParams {
 		if i < len(call.Common().Args) {

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"slices"
 
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -20,7 +22,7 @@ type Op struct {
 
 // RemoveFinalizerPatch removes name from obj's finalizers, by the positions
 // it has in the list obj carries.
-func RemoveFinalizerPatch(obj metav1.Object, name string) ([]byte, error) { // want RemoveFinalizerPatch:"returns a JSON patch #0 that addresses a list element by index"
+func RemoveFinalizerPatch(obj metav1.Object, name string) ([]byte, error) { // want RemoveFinalizerPatch:"returns a JSON patch #0 that addresses /metadata/finalizers/{} by index"
 	var ops []Op
 	for i, f := range obj.GetFinalizers() {
 		if f == name {
@@ -32,7 +34,7 @@ func RemoveFinalizerPatch(obj metav1.Object, name string) ([]byte, error) { // w
 
 // RemoveFinalizerPatchTested is RemoveFinalizerPatch after a test of the
 // resourceVersion obj carries: the server rejects it if obj changed.
-func RemoveFinalizerPatchTested(obj metav1.Object, name string) ([]byte, error) { // want RemoveFinalizerPatchTested:"returns a JSON patch #0 that addresses a list element by index, with a test op"
+func RemoveFinalizerPatchTested(obj metav1.Object, name string) ([]byte, error) { // want RemoveFinalizerPatchTested:"returns a JSON patch #0 that addresses /metadata/finalizers/{} by index, with a test op"
 	ops := []Op{{Op: "test", Path: "/metadata/resourceVersion", Value: obj.GetResourceVersion()}}
 	for i, f := range obj.GetFinalizers() {
 		if f == name {
@@ -108,4 +110,37 @@ func ReplaceFieldManagersTested(obj metav1.Object, managers []string, name strin
 		{Op: "test", Path: "/metadata/resourceVersion", Value: obj.GetResourceVersion()},
 		{Op: "replace", Path: managedFieldsPath, Value: entries},
 	}
+}
+
+// StopSidecarsPatch replaces the image of each running container of pod but
+// the main one with a no-op image, by its position in the list pod carries.
+func StopSidecarsPatch(pod *corev1.Pod, main, nopImage string) ([]byte, error) { // want StopSidecarsPatch:"returns a JSON patch #0 that addresses /spec/containers/{}/image by index"
+	var ops []Op
+	for _, s := range pod.Status.ContainerStatuses {
+		if s.Name == main || s.State.Running == nil {
+			continue
+		}
+		for i, c := range pod.Spec.Containers {
+			if c.Name == s.Name && c.Image != nopImage {
+				ops = append(ops, Op{Op: "replace", Path: fmt.Sprintf("/spec/containers/%d/image", i), Value: nopImage})
+				break
+			}
+		}
+	}
+	if len(ops) == 0 {
+		return nil, nil
+	}
+	return json.Marshal(ops)
+}
+
+// TemplateImagePatch replaces the image of the named container of deploy's
+// pod template, by its position in the list deploy carries.
+func TemplateImagePatch(deploy *appsv1.Deployment, name, image string) ([]byte, error) { // want TemplateImagePatch:"returns a JSON patch #0 that addresses /spec/template/spec/containers/{}/image by index"
+	var ops []Op
+	for i, c := range deploy.Spec.Template.Spec.Containers {
+		if c.Name == name {
+			ops = append(ops, Op{Op: "replace", Path: fmt.Sprintf("/spec/template/spec/containers/%d/image", i), Value: image})
+		}
+	}
+	return json.Marshal(ops)
 }
