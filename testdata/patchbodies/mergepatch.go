@@ -308,3 +308,63 @@ func (r *LockedOwnerReferenceReconciler) Reconcile(ctx context.Context, req ctrl
 	cm.OwnerReferences = append(cm.OwnerReferences, r.Owner)
 	return ctrl.Result{}, r.Patch(ctx, &cm, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{}))
 }
+
+// A three-way strategic merge patch from the Service read to its copy with
+// one more external IP: spec.externalIPs has no patch strategy, so the list
+// goes out whole.
+func badThreeWayStrategicExternalIPs(ctx context.Context, cs kubernetes.Interface, ns, name, ip string, lastApplied []byte) error {
+	svc, err := cs.CoreV1().Services(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	current, err := json.Marshal(svc)
+	if err != nil {
+		return err
+	}
+	modified := svc.DeepCopy()
+	modified.Spec.ExternalIPs = append(modified.Spec.ExternalIPs, ip)
+	modifiedData, err := json.Marshal(modified)
+	if err != nil {
+		return err
+	}
+	meta, err := strategicpatch.NewPatchMetaFromStruct(corev1.Service{})
+	if err != nil {
+		return err
+	}
+	data, err := strategicpatch.CreateThreeWayMergePatch(lastApplied, modifiedData, current, meta, true)
+	if err != nil {
+		return err
+	}
+	_, err = cs.CoreV1().Services(ns).Patch(ctx, name, types.StrategicMergePatchType, data, metav1.PatchOptions{}) // want `^unconditional-patch: Patch sends a strategic merge patch from CreateThreeWayMergePatch without a precondition, and the spec.externalIPs list of the object changed since the snapshot`
+	return err
+}
+
+// The same three-way strategic merge patch adding a finalizer: finalizers
+// merge (patchStrategy=merge in ObjectMeta), so the patch adds one entry and
+// keeps the others.
+func okThreeWayStrategicFinalizer(ctx context.Context, cs kubernetes.Interface, ns, name string, lastApplied []byte) error {
+	svc, err := cs.CoreV1().Services(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	current, err := json.Marshal(svc)
+	if err != nil {
+		return err
+	}
+	modified := svc.DeepCopy()
+	modified.Finalizers = append(modified.Finalizers, cleanupFinalizer)
+	modifiedData, err := json.Marshal(modified)
+	if err != nil {
+		return err
+	}
+	meta, err := strategicpatch.NewPatchMetaFromStruct(corev1.Service{})
+	if err != nil {
+		return err
+	}
+	data, err := strategicpatch.CreateThreeWayMergePatch(lastApplied, modifiedData, current, meta, true)
+	if err != nil {
+		return err
+	}
+	_, err = cs.CoreV1().Services(ns).Patch(ctx, name, types.StrategicMergePatchType, data, metav1.PatchOptions{})
+	return err
+}
