@@ -73,7 +73,10 @@ var stubs = map[string]string{
 		func SetNestedStringSlice(obj map[string]any, value []string, fields ...string) error { return nil }
 		func RemoveNestedField(obj map[string]any, fields ...string) {}`,
 	CRClient: `package client
-		import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+		import (
+			"context"
+			metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+		)
 		type Object interface{ metav1.Object }
 		type Patch interface{ Data(obj Object) ([]byte, error) }
 		type MergeFromOption interface{ ApplyToMergeFrom() }
@@ -85,7 +88,11 @@ var stubs = map[string]string{
 		var Merge Patch
 		func MergeFrom(obj Object) Patch { return nil }
 		func MergeFromWithOptions(obj Object, opts ...MergeFromOption) Patch { return nil }
-		func RawPatch(pt string, data []byte) Patch { return nil }`,
+		func RawPatch(pt string, data []byte) Patch { return nil }
+		type PatchOption interface{ ApplyToPatch() }
+		type Writer interface {
+			Patch(ctx context.Context, obj Object, patch Patch, opts ...PatchOption) error
+		}`,
 	CRUtil: `package controllerutil
 		import "sigs.k8s.io/controller-runtime/pkg/client"
 		func AddFinalizer(o client.Object, f string) bool { return false }
@@ -241,6 +248,12 @@ func deadline(t time.Time) { time.Now().After(t) }
 func ctxRoot()    { context.Background() }
 func ctxTimeout() { context.WithTimeout(context.TODO(), 1) }
 func ctxCancel(ctx context.Context) { context.WithCancel(ctx) }
+func crPatch(w client.Writer, o client.Object, p client.Patch) { w.Patch(context.TODO(), o, p) }
+
+type patchHelper struct{}
+
+func (patchHelper) patch(ctx context.Context, o client.Object, opts ...client.PatchOption) error { return nil }
+func crHelper(h patchHelper, o client.Object) { h.patch(context.TODO(), o) }
 `
 
 func TestRoles(t *testing.T) {
@@ -280,6 +293,19 @@ func TestRoles(t *testing.T) {
 		}
 		if _, ok := PatchApplier(one(t, pkg, "diffMerge")); ok {
 			t.Error("CreateMergePatch taken for an applier")
+		}
+	})
+
+	t.Run("controller-runtime writes", func(t *testing.T) {
+		// The client's Patch(ctx, obj, patch, opts...); a method of the same
+		// options that takes no patch is a helper, not a client call.
+		cs := calls(pkg, "crPatch")
+		if c, ok := Classify(cs[len(cs)-1]); !ok || c.Op != OpPatch || c.Obj != 1 || c.Patch != 2 {
+			t.Errorf("Classify(Writer.Patch) = %+v, %v; want a Patch of argument 1 with the patch 2", c, ok)
+		}
+		cs = calls(pkg, "crHelper")
+		if c, ok := Classify(cs[len(cs)-1]); ok {
+			t.Errorf("Classify(patchHelper.patch) = %+v: a method without a patch taken for a client Patch", c)
 		}
 	})
 

@@ -278,6 +278,11 @@ func classifyControllerRuntime(c *ssa.CallCommon, name string, sig *types.Signat
 	case "UpdateOption":
 		call.Op, call.Obj = OpUpdate, 1
 	case "PatchOption":
+		// Patch(ctx, obj, patch, opts...): a method that takes no patch
+		// (a helper patch(ctx, obj, opts...)) is not a client's.
+		if n, ok := namedIn(params.At(2).Type(), CRClient); !ok || n != "Patch" || params.Len() != 4 {
+			return Call{}, false
+		}
 		call.Op, call.Obj, call.Patch = OpPatch, 1, 2
 	case "ApplyOption":
 		call.Op, call.Obj = OpApply, 1
