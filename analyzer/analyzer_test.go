@@ -38,6 +38,8 @@ var corpus = []string{
 	"./staleread",
 	"./unconditionalpatch",
 	"./mutations",
+	"./patchhelpers",
+	"./patchhelpers/kubeutil",
 	"./applyretry",
 	"./unboundedretry",
 	"./testopretry",
@@ -66,6 +68,10 @@ func TestRules(t *testing.T) {
 	results := analysistest.Run(t, testdata, analyzer.Analyzer, corpus...)
 	relatedAt(t, results, "unconditional-update: SaveObject updates sa,", "kubeutil.go", "return c.Update(ctx, obj)")
 	relatedAt(t, results, "unconditional-update: Save updates facts.NewConfigMap(", "facts.go", ".Update(ctx, obj)")
+	// A patch through a wrapper or a patcher names the client call at the
+	// end of the chain, in the other package (a module's, for fluxcd's).
+	relatedAt(t, results, "unconditional-patch: PatchResource of restore", "kubeutil.go", "c.Patch(context.Background(), updated, client.MergeFrom(original))")
+	relatedAt(t, results, "unconditional-patch: finalizeStatus of obj", "patch.go", "h.client.Patch(ctx, afterObject, client.MergeFromWithOptions(beforeObject)")
 
 	// Related information is kept outside the plugin.
 	related, seen := 0, false

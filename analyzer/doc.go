@@ -165,6 +165,21 @@ now. Reported at the Patch call:
     list, a list kept from another object). A strategic merge patch merges lists
     that declare patchStrategy merge (finalizers, owner references, ...) by
     key, so for it only the other lists count.
+  - the same through helpers of any package, followed by their summaries: a
+    wrapper that patches one parameter with a merge patch from another
+    (PatchResource(original, updated, c)) or sends a patch it is given, and
+    a patcher that keeps its snapshot in a struct field (p :=
+    NewPatcher(obj, c) ... p.Patch(ctx, obj), as fluxcd/pkg/runtime/patch's
+    SerialPatcher does: its constructor stores a copy of the object, and
+    Patch sends metadata and spec as a merge patch from it without a
+    lock). The call of the helper, where the snapshot
+    and the change are seen, is reported, with the helper's Patch as related
+    information. A wrapper that sends client.MergeFromWithOptimisticLock{},
+    or is given a patch that carries it, is not reported. A patcher's status
+    patch is not followed: fluxcd's sends the conditions apart, with a lock
+    and a retry, and leaves them out of its status patch, which the
+    analysis does not see: through a patcher, changes to status alone are
+    not reported.
   - controllerutil.CreateOrPatch (or ctrl.CreateOrPatch), whose mutate
     function changes a list.
   - JSON patches without a test op whose operations address an array element

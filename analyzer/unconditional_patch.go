@@ -46,6 +46,8 @@ func checkUnconditionalPatch(ck *checker, w *writes.Write) []finding {
 	fix := ck.lockFix(info)
 	var advice string
 	switch {
+	case w.Via != nil && info.Site == nil:
+		advice = "send the change with client.MergeFromWithOptimisticLock{} (or an Update) instead of " + helperName(w.Via) + ", which patches without a lock, so that a concurrent change fails with 409 Conflict, and retry on it"
 	case info.Kind == patch.KindDiff && info.Fn == "StrategicMergeFrom":
 		advice = "pass client.MergeFromWithOptimisticLock{} to StrategicMergeFrom so that a concurrent change fails with 409 Conflict, and retry on it"
 	case info.Kind == patch.KindDiff && strings.Contains(info.Fn, "From"):
@@ -61,6 +63,9 @@ func checkUnconditionalPatch(ck *checker, w *writes.Write) []finding {
 		fixes = append(fixes, *fix)
 	}
 	pos, end := ck.callPos(w.Call)
+	if w.Via != nil && why != "" {
+		rel = append(rel, related(ck.helperWritePos(w), "%s sends the patch here", helperName(w.Via)))
+	}
 	msg := call + " sends a " + kind + " without a precondition, and " + why + ", so a concurrent change is silently overwritten; " + advice
 	if strict {
 		msg = call + " sends a " + kind + " without a precondition (strict mode: every patch that is not Server-Side Apply needs one), " +
@@ -99,7 +104,11 @@ func (ck *checker) patchHazard(w *writes.Write, info *patch.Info) (string, []ana
 		if obj == w.Obj {
 			name = ck.objText(w)
 		}
-		for _, m := range ck.flow.Mutations(obj, from, to) {
+		until := to
+		if _, deferred := w.Call.(*ssa.Defer); deferred && to == ssa.Instruction(w.Call) {
+			until = nil // it runs when the function returns: every change after it counts
+		}
+		for _, m := range ck.flow.Mutations(obj, from, until) {
 			if !sentBy(w, m.Field, obj) {
 				continue
 			}
@@ -288,7 +297,7 @@ func indexedPath(path string) string {
 // object with a status takes everything but status.
 func sentBy(w *writes.Write, field string, obj ssa.Value) bool {
 	status := field == "status" || strings.HasPrefix(field, "status.")
-	if w.Client != nil && w.Client.Subresource == "status" {
+	if (w.Client != nil && w.Client.Subresource == "status") || (w.Via != nil && w.ViaWrite.Status) {
 		return status
 	}
 	return !status || !model.HasStatus(ssax.ConcreteType(obj))

@@ -30,6 +30,7 @@ type FuncFact struct {
 	ReturnsFake      bool // returns a fake client (a test helper)
 	SetsRV           []int
 	ClearsRV         []int
+	Stores           []StoreFact // a constructor: copies of parameters kept in fields
 }
 
 // PatchFact says a result of a function is a patch body it builds.
@@ -100,6 +101,16 @@ type WriteFact struct {
 	// of helpers that pass the object on. A position of the helper's
 	// package, as a file name and line, to point a caller's finding at.
 	At WritePos
+	// Diff: a Patch that sends a merge patch without a lock from
+	// parameter From (from its field FromField, when set: a patcher's
+	// snapshot) to parameter Param.
+	Diff      bool
+	From      int
+	FromField string
+	// PatchArg is the parameter holding the patch sent (a client.Patch
+	// the caller built), or -1.
+	PatchArg int
+	Status   bool // the write goes to the status subresource
 }
 
 // WritePos is a position in a function's source, portable across the
@@ -117,6 +128,25 @@ func (a WriteFact) same(b WriteFact) bool {
 
 func (a WriteFact) less(b WriteFact) bool {
 	return fmt.Sprint(a) < fmt.Sprint(b)
+}
+
+// patchString describes a patch between parameters, or "".
+func (w WriteFact) patchString() string {
+	sub := ""
+	if w.Status {
+		sub = " (status)"
+	}
+	switch {
+	case w.PatchArg >= 0:
+		return fmt.Sprintf("patches parameter %d%s with a merge patch from a patch passed as parameter %d", w.Param, sub, w.PatchArg)
+	case !w.Diff:
+		return ""
+	case w.FromField != "" && w.From == 0:
+		return fmt.Sprintf("Patch sends a merge patch from field %s of the receiver to parameter %d%s, without a lock", w.FromField, w.Param, sub)
+	case w.FromField != "":
+		return fmt.Sprintf("sends a merge patch from field %s of parameter %d to parameter %d%s, without a lock", w.FromField, w.From, w.Param, sub)
+	}
+	return fmt.Sprintf("patches parameter %d%s with a merge patch from parameter %d, without a lock", w.Param, sub, w.From)
 }
 
 // RetryFact says a function runs a function parameter inside a conflict retry.
@@ -146,6 +176,12 @@ func (f *FuncFact) String() string {
 			s += " returning its error"
 		}
 		parts = append(parts, s)
+		if d := w.patchString(); d != "" {
+			parts = append(parts, d)
+		}
+	}
+	for _, st := range f.Stores {
+		parts = append(parts, fmt.Sprintf("the constructor stores a copy of parameter %d in field %s", st.Param, st.Field))
 	}
 	for _, fd := range f.Feeds {
 		parts = append(parts, fmt.Sprintf("feeds #%d to %s", fd.Param, fd.Op))
@@ -230,6 +266,10 @@ func (p *Package) Fact(fn *ssa.Function) *FuncFact {
 	f.SwallowsConflict = s.SwallowsConflictArg
 	f.SetsRV, f.ClearsRV = s.SetsRV, s.ClearsRV
 	f.ReturnsFake = s.ReturnsFake
+	f.Stores = s.Stores
+	if len(f.Stores) > 0 {
+		return f
+	}
 	if len(f.Returns)+len(f.ReadsInto)+len(f.Writes)+len(f.Feeds)+len(f.Retries)+len(f.Mutates)+len(f.Patches)+len(f.SetsRV)+len(f.ClearsRV) == 0 && !f.ConflictTest && !f.LogsErrors && !f.SwallowsConflict && !f.ReturnsFake {
 		return nil
 	}

@@ -31,6 +31,8 @@ type Summary struct {
 	ReturnsFake         bool         // returns a fake client
 	SetsRV              []int        // parameters whose resourceVersion is set (copied) from a read
 	ClearsRV            []int        // parameters whose resourceVersion is cleared
+	Stores              []StoreFact  // copies of parameters kept in a field of the struct returned
+	Copies              []CopyFact   // results that are copies of parameters (or of their fields)
 }
 
 // summary computes (once) the summary of a local function.
@@ -106,12 +108,22 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 	}
 	s.Writer = len(writes) > 0
 	for _, w := range writes {
+		written := map[int]bool{}
 		for _, o := range p.Object(w.Obj, w.Call) {
-			if o.Kind != Unknown || o.Param == nil || o.Param.Parent() != fn {
-				continue
+			if o.Kind == Unknown && o.Param != nil && o.Param.Parent() == fn {
+				written[paramIndex(fn, o.Param)] = true
 			}
-			idx := paramIndex(fn, o.Param)
-			wf := WriteFact{Param: idx, Op: w.Op, ReadsFirst: w.ReadsFirst, Client: -1, At: w.ViaWrite.At}
+		}
+		// A patch between parameters (or through copies of them).
+		d, isDiff := p.patchOfWrite(fn, w)
+		if isDiff {
+			written[d.obj] = true
+		}
+		for _, idx := range sortedKeys(written) {
+			wf := WriteFact{Param: idx, Op: w.Op, ReadsFirst: w.ReadsFirst, Client: -1, At: w.ViaWrite.At, PatchArg: -1}
+			if isDiff && d.obj == idx {
+				wf.Diff, wf.From, wf.FromField, wf.PatchArg, wf.Status = d.patchArg < 0, d.from, d.fromField, d.patchArg, d.status
+			}
 			if w.Via == nil || wf.At.File == "" {
 				pos := fn.Prog.Fset.Position(Pos(w.Call))
 				wf.At = WritePos{File: pos.Filename, Line: pos.Line, Col: pos.Column}
@@ -133,6 +145,7 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 	}
 	s.Writes = dedupWrites(s.Writes)
 	s.Feeds = p.feedsOf(fn)
+	p.storesAndCopies(fn, s)
 
 	// Function parameters run inside a conflict retry.
 	for i, prm := range params {

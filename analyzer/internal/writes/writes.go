@@ -181,7 +181,7 @@ func (w *Write) IsApply() bool {
 
 func (w *Write) evalPatch() *patch.Info {
 	if w.Client == nil {
-		return nil
+		return w.helperDiff()
 	}
 	p := w.set.flow
 	c := w.Call.Common()
@@ -231,6 +231,48 @@ func returnedPatch(p *flow.Package, data ssa.Value) (*flow.PatchFact, ssa.CallIn
 		}
 	}
 	return nil, nil
+}
+
+// helperDiff describes the patch a helper sends, from its summary: a merge
+// patch from one of its arguments (or from the field of a patcher where its
+// constructor keeps a copy of the object), or the patch it is given; nil
+// when the summary says neither.
+func (w *Write) helperDiff() *patch.Info {
+	wf := w.ViaWrite
+	if w.Via == nil || w.Op != model.OpPatch {
+		return nil
+	}
+	c := w.Call.Common()
+	p := w.set.flow
+	switch {
+	case wf.PatchArg >= 0 && wf.PatchArg < len(c.Args):
+		return patch.ControllerRuntime(c.Args[wf.PatchArg], p.VariableValues)
+	case !wf.Diff || wf.From >= len(c.Args):
+		return nil
+	case wf.FromField != "":
+		// p := NewPatcher(obj, c) ... p.Patch(ctx, obj): the snapshot is
+		// the copy the constructor made.
+		base, ctor := p.StoredCopy(c.Args[wf.From], wf.FromField)
+		if base == nil {
+			return &patch.Info{Type: patch.TypeMerge, Kind: patch.KindDiff}
+		}
+		info := &patch.Info{Type: patch.TypeMerge, Kind: patch.KindDiff, Known: true, Base: base, Snapshot: ctor}
+		if fn := ctor.Common().StaticCallee(); fn != nil {
+			info.Fn = fn.Name()
+		}
+		return info
+	}
+	// Helper(original, updated): a diff from original.
+	base := c.Args[wf.From]
+	info := &patch.Info{Type: patch.TypeMerge, Kind: patch.KindDiff, Known: true, Fn: "MergeFrom",
+		Base: base, BaseArg: base, Snapshot: w.Call}
+	if cp, ok := ssax.Strip(base).(*ssa.Call); ok {
+		switch model.ObjectMethod(cp.Common()) {
+		case model.DeepCopy, model.DeepCopyObject:
+			info.Base, info.Snapshot = model.Recv(cp.Common()), cp
+		}
+	}
+	return info
 }
 
 // helperPatch describes a patch body built by a helper, from its summary.
