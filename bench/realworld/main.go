@@ -290,6 +290,7 @@ func report(w io.Writer, repos []repo, ran map[string]bool, found []finding, jud
 	}
 	reported := map[key]bool{}
 	var unjudged []finding
+	var fnFound []string
 	for _, f := range found {
 		reported[f.key] = true
 		c := get(setOf[f.repo], f.rule)
@@ -302,18 +303,20 @@ func report(w io.Writer, repos []repo, ran map[string]bool, found []finding, jud
 			c.noise++
 		case "FN":
 			c.fnFound++ // a miss judged earlier, reported now
+			fnFound = append(fnFound, fmt.Sprintf("  %s %s %s", f.repo, f.at, f.rule))
 		default:
 			c.unjudged++
 			unjudged = append(unjudged, f)
 		}
 	}
-	var gone []string
+	var gone, fnMissed []string
 	for k, j := range judged {
 		if !ran[k.repo] || reported[k] {
 			continue
 		}
 		if j.verdict == "FN" {
 			get(setOf[k.repo], k.rule).fnMissed++
+			fnMissed = append(fnMissed, fmt.Sprintf("  %s %s %s: %s", k.repo, k.at, k.rule, j.why))
 		} else {
 			gone = append(gone, fmt.Sprintf("  %s %s %s (was %s)", k.repo, k.at, k.rule, j.verdict))
 		}
@@ -356,6 +359,15 @@ func report(w io.Writer, repos []repo, ran map[string]bool, found []finding, jud
 				ratio(c.tp, c.tp+c.fp), ratio(c.noise, c.tp+c.fp+c.noise), c.fnFound, c.fnMissed)
 		}
 		fmt.Fprintln(w)
+	}
+	for _, l := range []struct {
+		title string
+		rows  []string
+	}{{"Misses judged earlier, now found", fnFound}, {"Misses judged earlier, still missed", fnMissed}} {
+		if len(l.rows) > 0 {
+			sort.Strings(l.rows)
+			fmt.Fprintf(w, "%s (%d):\n%s\n\n", l.title, len(l.rows), strings.Join(l.rows, "\n"))
+		}
 	}
 	if len(gone) > 0 {
 		sort.Strings(gone)
