@@ -149,16 +149,6 @@ func run(args []string) int {
 		pprof.StartCPUProfile(f)
 		defer pprof.StopCPUProfile()
 	}
-	if o.memprofile != "" {
-		defer func() {
-			f, err := os.Create(o.memprofile)
-			if err == nil {
-				runtime.GC()
-				pprof.WriteHeapProfile(f)
-				f.Close()
-			}
-		}()
-	}
 	return analyse(a, &o, patterns)
 }
 
@@ -189,6 +179,13 @@ func analyse(a *analysis.Analyzer, o *options, patterns []string) int {
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
 		return 1
+	}
+	if o.memprofile != "" {
+		// Written while the analysis results are still reachable, so that
+		// the profile shows what the run holds at its end.
+		if err := writeHeapProfile(o.memprofile); err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+		}
 	}
 	code := 0
 	if printErrors(os.Stderr, ld) > 0 {
@@ -222,6 +219,20 @@ func analyse(a *analysis.Analyzer, o *options, patterns []string) int {
 		return 3
 	}
 	return code
+}
+
+// writeHeapProfile writes a heap profile of the live objects to file.
+func writeHeapProfile(file string) error {
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	runtime.GC()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // noticeOnce returns a function that prints one notice line on standard
@@ -306,38 +317,54 @@ func writeEmptyVetx(cfgFile string) {
 	}
 }
 
-// inGraph returns a copy of a that loads each package just before its pass
-// runs, runs at most GOMAXPROCS passes at a time, and drops the package's
-// syntax and type information when its pass is done (its types stay, for
-// the packages that import it). The checker starts every package's pass at
-// once; loading everything first, or running hundreds of passes together,
-// would keep all of it in memory at the same time. The names of generated
-// files go into generated, for -fix.
+// inGraph returns a copy of a that loads each package when its pass runs,
+// runs at most GOMAXPROCS passes at a time, and drops the package's syntax
+// and type information when its pass is done (its types stay, for the
+// packages that import it). The checker starts every package's pass at
+// once, each waiting for those of its imports: loading a package before its
+// turn, or running hundreds of passes together, would keep the syntax and
+// type information of all of them in memory at the same time. The names of
+// generated files go into generated, for -fix.
 func inGraph(a *analysis.Analyzer, ld *loader, generated map[string]bool) *analysis.Analyzer {
-	load := &analysis.Analyzer{
-		Name:             "load",
-		Doc:              "load: type-check the package",
-		RunDespiteErrors: true,
-		Run: func(pass *analysis.Pass) (any, error) {
-			ld.loadTypes(pass.Pkg)
-			return nil, nil
-		},
-	}
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var mu sync.Mutex
 	run := a.Run
+	requires := a.Requires
+	if len(requires) > 0 {
+		// The analyzers a requires run before its pass, on the loaded
+		// package: load it in a pass of its own that they require.
+		load := &analysis.Analyzer{
+			Name:             "load",
+			Doc:              "load: type-check the package",
+			RunDespiteErrors: true,
+			Run: func(pass *analysis.Pass) (any, error) {
+				ld.loadTypes(pass.Pkg)
+				return nil, nil
+			},
+		}
+		requires = append([]*analysis.Analyzer{load}, requires...)
+	}
 	return &analysis.Analyzer{
 		Name:             a.Name,
 		Doc:              a.Doc,
 		URL:              a.URL,
 		Flags:            a.Flags,
-		Requires:         append([]*analysis.Analyzer{load}, a.Requires...),
+		Requires:         requires,
 		ResultType:       a.ResultType,
 		FactTypes:        a.FactTypes,
-		RunDespiteErrors: a.RunDespiteErrors,
+		RunDespiteErrors: true, // checked here, once the package is loaded
 		Run: func(pass *analysis.Pass) (any, error) {
 			sem <- struct{}{}
 			defer func() { <-sem }()
+			n := ld.byTypes[pass.Pkg]
+			if n != nil {
+				// The pass was made before the package was loaded: the
+				// type information is filled in place, the files and
+				// type errors are set here.
+				ld.loadNode(n)
+				pass.Files = n.pkg.Syntax
+				pass.TypeErrors = n.pkg.TypeErrors
+			}
 			defer func() {
 				mu.Lock()
 				for _, f := range pass.Files {
@@ -346,12 +373,15 @@ func inGraph(a *analysis.Analyzer, ld *loader, generated map[string]bool) *analy
 					}
 				}
 				mu.Unlock()
-				if n := ld.byTypes[pass.Pkg]; n != nil {
+				if n != nil {
 					n.pkg.Syntax = nil
 				}
 				*pass.TypesInfo = types.Info{}
 				pass.Files = nil
 			}()
+			if n != nil && n.pkg.IllTyped && !a.RunDespiteErrors {
+				return nil, fmt.Errorf("analysis skipped due to errors in package")
+			}
 			return run(pass)
 		},
 	}
