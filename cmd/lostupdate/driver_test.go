@@ -533,6 +533,105 @@ func Install(ctx context.Context, cs kubernetes.Interface, ns string) error {
 	}
 }
 
+// TestNoFactsCache: a package of another module that carries no facts is
+// recorded as such and read from export data by the next run, with the same
+// findings; once its code changes, it is analysed again and its new facts
+// count.
+func TestNoFactsCache(t *testing.T) {
+	root := t.TempDir()
+	const header = `package names
+
+import (
+	"context"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+)
+
+var _ metav1.UpdateOptions
+`
+	lib := module(t, filepath.Join(root, "lib"), "example.com/kubelib", map[string]string{
+		"kube/kube.go": `package kube
+
+import (
+	"context"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+)
+
+// Save writes the ConfigMap it is given.
+func Save(ctx context.Context, cs kubernetes.Interface, cm *corev1.ConfigMap) error {
+	_, err := cs.CoreV1().ConfigMaps(cm.Namespace).Update(ctx, cm, metav1.UpdateOptions{})
+	return err
+}
+`,
+		// Put writes nothing: no facts. It is not inlined, so that its
+		// export data stays the same when its body changes below.
+		"names/names.go": header + `
+//go:noinline
+func Put(ctx context.Context, cs kubernetes.Interface, cm *corev1.ConfigMap) error {
+	return nil
+}
+`,
+	})
+	op := module(t, filepath.Join(root, "op"), "example.com/op", map[string]string{
+		"go.mod": "\nrequire example.com/kubelib v0.0.0\n\nreplace example.com/kubelib => ../lib\n",
+		"op.go": `package op
+
+import (
+	"context"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+
+	"example.com/kubelib/kube"
+	"example.com/kubelib/names"
+)
+
+func Install(ctx context.Context, cs kubernetes.Interface, ns string) error {
+	if err := kube.Save(ctx, cs, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "a", Namespace: ns}}); err != nil {
+		return err
+	}
+	return names.Put(ctx, cs, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "b", Namespace: ns}})
+}
+`,
+	})
+	cache := []string{"LOSTUPDATE_CACHE=" + filepath.Join(root, "cache")}
+	check := func(what string, want int) {
+		t.Helper()
+		_, stderr, code := runIn(t, binary, op, cache, "./...")
+		_, uncached, _ := runIn(t, binary, op, []string{"LOSTUPDATE_CACHE=off"}, "./...")
+		if n := count(findings(stderr), "unconditional-update"); code != 3 || n != want {
+			t.Errorf("%s: exit %d, %d findings, want %d:\n%s", what, code, n, want, stderr)
+		}
+		if got, want := findingsAndRelated(stderr), findingsAndRelated(uncached); !slices.Equal(got, want) {
+			t.Errorf("%s: with the cache:\n%s\nwithout:\n%s", what, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+	check("first run", 1)
+	recorded, _ := filepath.Glob(filepath.Join(root, "cache", "nofacts", "*", "*"))
+	if len(recorded) == 0 {
+		t.Errorf("no package recorded as carrying no facts")
+	}
+	check("second run", 1)
+	// Put now writes the ConfigMap it is given: its caller's write is
+	// reported.
+	if err := os.WriteFile(filepath.Join(lib, "names", "names.go"), []byte(header+`
+//go:noinline
+func Put(ctx context.Context, cs kubernetes.Interface, cm *corev1.ConfigMap) error {
+	_, err := cs.CoreV1().ConfigMaps(cm.Namespace).Update(ctx, cm, metav1.UpdateOptions{})
+	return err
+}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check("after a change", 2)
+}
+
 func findingsAndRelated(stderr string) []string {
 	var out []string
 	for _, l := range strings.Split(stderr, "\n") {

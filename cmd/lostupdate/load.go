@@ -39,7 +39,9 @@ import (
 // package. Loaded from source are the matched packages (with their test
 // variants under -test), the fact carriers among their dependencies (also
 // in the variants recompiled for a test), and the packages of the main
-// modules, whose string helpers opaque-rv summarises. Each package loaded
+// modules, whose string helpers opaque-rv summarises; a fact carrier of
+// another module that an earlier run found to carry no facts is read from
+// export data (see cache.go). Each package loaded
 // from source imports, for the checker, the packages loaded from source that
 // it reaches, so that facts flow along the same paths as when everything is
 // loaded from source.
@@ -101,6 +103,7 @@ type loader struct {
 	exportMu sync.Mutex
 	cpu      chan struct{}
 	notice   func(string)
+	cache    *factsCache
 }
 
 // listFields are the go list -json fields the loader reads.
@@ -316,7 +319,7 @@ func (ld *loader) selectSource() {
 		visit(n)
 		mod := n.lp.Module
 		mainModule := mod != nil && mod.Path != "" && mod.Version == ""
-		n.source = n.root || carries[n] || mainModule && !n.lp.Standard
+		n.source = n.root || carries[n] && !ld.cache.noFacts(n) || mainModule && !n.lp.Standard
 		if n.lp.ImportPath == "unsafe" {
 			n.source = false
 		}

@@ -159,7 +159,7 @@ func analyse(a *analysis.Analyzer, o *options, patterns []string) int {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
 		return 1
 	}
-	ld := &loader{dir: wd, tests: o.tests, notice: noticeOnce()}
+	ld := &loader{dir: wd, tests: o.tests, notice: noticeOnce(), cache: openFactsCache(a)}
 	ld.init()
 	slow := time.AfterFunc(noticeAfter(), func() {
 		ld.notice("building the dependencies' export data: the first run in a module can take minutes, later runs use the build cache")
@@ -180,6 +180,7 @@ func analyse(a *analysis.Analyzer, o *options, patterns []string) int {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
 		return 1
 	}
+	ld.cache.record(graph, ld)
 	if o.memprofile != "" {
 		// Written while the analysis results are still reachable, so that
 		// the profile shows what the run holds at its end.

@@ -21,6 +21,8 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	binary = filepath.Join(dir, "lostupdate")
+	// The no-facts cache of the runs, apart from the user's.
+	os.Setenv("LOSTUPDATE_CACHE", filepath.Join(dir, "cache"))
 	out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput()
 	if err != nil {
 		panic("building lostupdate: " + err.Error() + "\n" + string(out))
