@@ -16,7 +16,9 @@ is the client's job. lostupdate finds the code that gets this wrong.
 It recognises the client-gen typed clientsets (k8s.io/client-go/kubernetes
 and generated clientsets for custom resources, the generic gentype clients),
 the dynamic client, controller-runtime's client, listers and informer stores,
-by the shape of their calls; and the conflict retries: retry.RetryOnConflict,
+by the shape of their calls, in older releases too (client-go before v0.18,
+whose methods take no context, controller-runtime before v0.13, whose Get
+takes no options) and vendored in GOPATH mode; and the conflict retries: retry.RetryOnConflict,
 retry.OnError with apierrors.IsConflict, wait conditions and hand-written
 loops that retry on apierrors.IsConflict or on any error (for i := 0; i < n
 && err != nil; i++ { err = op() }: they go round again when the attempt

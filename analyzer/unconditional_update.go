@@ -172,7 +172,7 @@ func objectFamily(v ssa.Value) family {
 	if !ok || n.Obj().Pkg() == nil {
 		return unknownKind
 	}
-	path := n.Obj().Pkg().Path()
+	path := model.PkgPath(n.Obj().Pkg())
 	switch {
 	case path == model.Unstructured:
 		return unknownKind

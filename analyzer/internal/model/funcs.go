@@ -128,6 +128,10 @@ var funcs = map[string]Func{
 	Runtime + ".Decode":                                                      decode(1, -1),
 	Runtime + ".DecodeInto":                                                  decode(1, 2),
 	"(" + Runtime + ".Decoder).Decode":                                       decode(0, -1),
+	// yaml.NewYAMLOrJSONDecoder(r, n).Decode(&obj): a manifest read from a
+	// stream; the bytes are behind the receiver.
+	"(*" + UtilYAML + ".YAMLOrJSONDecoder).Decode": decode(-1, 0),
+	"(*" + UtilYAML + ".YAMLToJSONDecoder).Decode": decode(-1, 0),
 }
 
 // FuncOf returns what the model knows of the callee of a static call or an
@@ -252,9 +256,9 @@ func ErrorUseOf(c *ssa.CallCommon) ErrUse {
 		fname = c.Method.Name()
 	} else if fn := c.StaticCallee(); fn != nil {
 		if fn.Pkg != nil {
-			pkg = fn.Pkg.Pkg.Path()
+			pkg = PkgPath(fn.Pkg.Pkg)
 		} else if obj := fn.Object(); obj != nil && obj.Pkg() != nil {
-			pkg = obj.Pkg().Path()
+			pkg = PkgPath(obj.Pkg())
 		}
 		fname = fn.Name()
 	}

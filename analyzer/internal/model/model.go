@@ -138,10 +138,13 @@ func Classify(c *ssa.CallCommon) (Call, bool) {
 	if !ok {
 		return Call{}, false
 	}
-	if call, ok := classifyControllerRuntime(c, name, sig); ok {
+	if call, ok := classifyControllerRuntime(c, name, sig, recv); ok {
 		return call, true
 	}
 	if call, ok := classifyREST(name, sig); ok {
+		return call, true
+	}
+	if call, ok := classifyLegacyTyped(name, sig, recv); ok {
 		return call, true
 	}
 	return classifyCache(name, sig, recv)
@@ -152,7 +155,10 @@ func none() Call {
 }
 
 // classifyREST recognises the typed, dynamic and metadata clients by the
-// metav1 option type the method takes.
+// metav1 option type the method takes. Their methods take a context first
+// since client-go v0.18; before it, they took none (Get(name, opts),
+// dynamic Update(obj, opts, subresources...)), and the arguments after the
+// context are where they are in these.
 func classifyREST(name string, sig *types.Signature) (Call, bool) {
 	params := sig.Params()
 	optIdx, opt := -1, ""
@@ -162,8 +168,12 @@ func classifyREST(name string, sig *types.Signature) (Call, bool) {
 			break
 		}
 	}
-	if optIdx < 0 || params.Len() == 0 || !isContext(params.At(0).Type()) {
+	if optIdx < 0 {
 		return Call{}, false
+	}
+	base := 0 // the first argument after the context
+	if isContext(params.At(0).Type()) {
+		base = 1
 	}
 	res := sig.Results()
 	call := none()
@@ -195,7 +205,7 @@ func classifyREST(name string, sig *types.Signature) (Call, bool) {
 		call.Op, call.List = OpRead, true
 	case "UpdateOptions":
 		call.Op = OpUpdate
-		call.Obj = objectParam(params, optIdx)
+		call.Obj = objectParam(params, base, optIdx)
 		switch {
 		case name == "UpdateStatus":
 			call.Subresource = "status"
@@ -203,20 +213,20 @@ func classifyREST(name string, sig *types.Signature) (Call, bool) {
 			call.Subresource = strings.ToLower(strings.TrimPrefix(name, "Update"))
 		}
 	case "PatchOptions":
-		if !strings.HasPrefix(name, "Patch") || optIdx < 4 {
+		if !strings.HasPrefix(name, "Patch") || optIdx < base+3 {
 			return Call{}, false
 		}
 		call.Op = OpPatch
-		call.Name, call.PatchType, call.Data = 1, 2, 3
+		call.Name, call.PatchType, call.Data = base, base+1, base+2
 	case "ApplyOptions":
 		call.Op = OpApply
-		call.Obj = objectParam(params, optIdx)
+		call.Obj = objectParam(params, base, optIdx)
 		if name == "ApplyStatus" {
 			call.Subresource = "status"
 		}
 	case "CreateOptions":
 		call.Op = OpCreate
-		call.Obj = objectParam(params, optIdx)
+		call.Obj = objectParam(params, base, optIdx)
 	case "DeleteOptions":
 		call.Op = OpDelete
 	default:
@@ -232,9 +242,9 @@ func classifyREST(name string, sig *types.Signature) (Call, bool) {
 }
 
 // objectParam returns the index of the object parameter of a write: the
-// first pointer parameter before the options.
-func objectParam(params *types.Tuple, optIdx int) int {
-	for i := 1; i < optIdx; i++ {
+// first pointer parameter from base (after the context) before the options.
+func objectParam(params *types.Tuple, base, optIdx int) int {
+	for i := base; i < optIdx; i++ {
 		if _, ok := params.At(i).Type().Underlying().(*types.Pointer); ok {
 			return i
 		}
@@ -242,12 +252,89 @@ func objectParam(params *types.Tuple, optIdx int) int {
 	return -1
 }
 
+// classifyLegacyTyped recognises the writes of client-gen typed clientsets
+// before client-go v0.18, which take neither a context nor options:
+// Update(obj), UpdateStatus(obj), UpdateScale(name, scale), Create(obj),
+// Patch(name, pt, data, subresources...). Their reads take GetOptions and
+// ListOptions, and classifyREST knows them; a write is told from a user's
+// method of the same shape by its receiver, whose Get takes a name and
+// metav1.GetOptions, as a typed client's does.
+func classifyLegacyTyped(name string, sig *types.Signature, recv types.Type) (Call, bool) {
+	params, res := sig.Params(), sig.Results()
+	if params.Len() == 0 || res.Len() != 2 || !isError(res.At(1).Type()) || isContext(params.At(0).Type()) {
+		return Call{}, false
+	}
+	call := none()
+	call.Client = Typed
+	call.Method = name
+	call.Result, call.Err = 0, 1
+	switch {
+	case strings.HasPrefix(name, "Patch"):
+		if params.Len() < 3 || !isString(params.At(0).Type()) || !isNamed(params.At(1).Type(), APITypes, "PatchType") {
+			return Call{}, false
+		}
+		if s, ok := params.At(2).Type().(*types.Slice); !ok || !types.Identical(s.Elem(), types.Typ[types.Byte]) {
+			return Call{}, false
+		}
+		call.Op = OpPatch
+		call.Name, call.PatchType, call.Data = 0, 1, 2
+	case strings.HasPrefix(name, "Update"), name == "Create":
+		// (obj) or (name, obj): the object is the last parameter.
+		last := params.Len() - 1
+		if params.Len() > 2 || (last == 1 && !isString(params.At(0).Type())) || sig.Variadic() {
+			return Call{}, false
+		}
+		if _, ok := params.At(last).Type().Underlying().(*types.Pointer); !ok || !IsObject(params.At(last).Type()) {
+			return Call{}, false
+		}
+		call.Obj = last
+		call.Op = OpUpdate
+		switch {
+		case name == "Create":
+			call.Op = OpCreate
+		case name == "UpdateStatus":
+			call.Subresource = "status"
+		case name != "Update":
+			call.Subresource = strings.ToLower(strings.TrimPrefix(name, "Update"))
+		}
+	default:
+		return Call{}, false
+	}
+	if !hasLegacyGet(recv) {
+		return Call{}, false
+	}
+	return call, true
+}
+
+// hasLegacyGet reports whether a type has the Get of a typed client before
+// client-go v0.18: Get(name string, options metav1.GetOptions) (*T, error).
+func hasLegacyGet(t types.Type) bool {
+	sel := types.NewMethodSet(t).Lookup(nil, "Get")
+	if sel == nil {
+		if _, ok := t.Underlying().(*types.Pointer); !ok {
+			sel = types.NewMethodSet(types.NewPointer(t)).Lookup(nil, "Get")
+		}
+	}
+	if sel == nil {
+		return false
+	}
+	sig, ok := sel.Type().(*types.Signature)
+	if !ok {
+		return false
+	}
+	p := sig.Params()
+	return p.Len() == 2 && isString(p.At(0).Type()) && isNamed(p.At(1).Type(), MetaV1, "GetOptions") &&
+		sig.Results().Len() == 2
+}
+
 // classifyControllerRuntime recognises client.Reader, client.Writer,
 // client.SubResourceWriter and client.SubResourceReader methods, on any
-// implementation, by their variadic option type.
-func classifyControllerRuntime(c *ssa.CallCommon, name string, sig *types.Signature) (Call, bool) {
+// implementation, by their variadic option type; and the Get of
+// client.Reader before controller-runtime v0.13, which took no options:
+// Get(ctx, key, obj).
+func classifyControllerRuntime(c *ssa.CallCommon, name string, sig *types.Signature, recv types.Type) (Call, bool) {
 	if !sig.Variadic() {
-		return Call{}, false
+		return classifyLegacyCRGet(name, sig)
 	}
 	params := sig.Params()
 	last := params.At(params.Len() - 1).Type().(*types.Slice).Elem()
@@ -262,7 +349,9 @@ func classifyControllerRuntime(c *ssa.CallCommon, name string, sig *types.Signat
 	if sig.Results().Len() == 1 && isError(sig.Results().At(0).Type()) {
 		call.Err = 0
 	}
-	sub := strings.HasPrefix(opt, "SubResource")
+	// Before controller-runtime v0.14, Status() returned a StatusWriter
+	// whose methods took the options of the main resource.
+	sub := strings.HasPrefix(opt, "SubResource") || isNamed(recv, CRClient, "StatusWriter")
 	switch strings.TrimPrefix(opt, "SubResource") {
 	case "GetOption":
 		if name != "Get" {
@@ -296,6 +385,26 @@ func classifyControllerRuntime(c *ssa.CallCommon, name string, sig *types.Signat
 	if sub {
 		call.Subresource = subresourceOf(c)
 	}
+	return call, true
+}
+
+// classifyLegacyCRGet recognises Get(ctx, key types.NamespacedName, obj)
+// error, client.Reader's Get before controller-runtime v0.13 (client.ObjectKey
+// is an alias of types.NamespacedName).
+func classifyLegacyCRGet(name string, sig *types.Signature) (Call, bool) {
+	params, res := sig.Params(), sig.Results()
+	if name != "Get" || params.Len() != 3 || res.Len() != 1 || !isError(res.At(0).Type()) ||
+		!isContext(params.At(0).Type()) || !isNamed(params.At(1).Type(), APITypes, "NamespacedName") ||
+		!IsObject(params.At(2).Type()) {
+		return Call{}, false
+	}
+	if _, ok := params.At(2).Type().Underlying().(*types.Interface); !ok {
+		return Call{}, false
+	}
+	call := none()
+	call.Client = ControllerRuntime
+	call.Method = name
+	call.Op, call.Obj, call.Err = OpRead, 2, 0
 	return call, true
 }
 
@@ -382,7 +491,7 @@ func typeName(t types.Type) (path, name string) {
 		t = p.Elem()
 	}
 	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil {
-		return n.Obj().Pkg().Path(), n.Obj().Name()
+		return PkgPath(n.Obj().Pkg()), n.Obj().Name()
 	}
 	return "", ""
 }

@@ -15,12 +15,13 @@ import (
 // in them, and ShortName shortens them for messages.
 
 // FuncName returns the full name of a declared function or method, of its
-// generic origin for an instance; "" for nil.
+// generic origin for an instance, without a vendor directory in its
+// package path (see Unvendor); "" for nil.
 func FuncName(obj *types.Func) string {
 	if obj == nil {
 		return ""
 	}
-	return obj.Origin().FullName()
+	return Unvendor(obj.Origin().FullName())
 }
 
 // FunctionName returns the full name of an SSA function: of the declared

@@ -18,6 +18,7 @@ const (
 	Wait            = "k8s.io/apimachinery/pkg/util/wait"
 	Watch           = "k8s.io/apimachinery/pkg/watch"
 	UtilJSON        = "k8s.io/apimachinery/pkg/util/json"
+	UtilYAML        = "k8s.io/apimachinery/pkg/util/yaml"
 	UtilRuntime     = "k8s.io/apimachinery/pkg/util/runtime"
 	UtilErrors      = "k8s.io/apimachinery/pkg/util/errors"
 	StrategicPatch  = "k8s.io/apimachinery/pkg/util/strategicpatch"
@@ -52,8 +53,55 @@ var Modelled = []string{
 	"sigs.k8s.io/controller-runtime",
 }
 
+// Unvendor returns the import path a package has outside a vendor
+// directory: in GOPATH mode a vendored package's path is that of the
+// directory holding it, github.com/foo/bar/vendor/k8s.io/client-go/...,
+// and every question of the catalog about a path or a name asks it of
+// k8s.io/client-go/.... Module-mode paths have no vendor element and are
+// returned as they are. A full function name is unvendored too:
+// (*github.com/foo/bar/vendor/k8s.io/apimachinery/pkg/runtime.Scheme).Convert
+// becomes (*k8s.io/apimachinery/pkg/runtime.Scheme).Convert.
+func Unvendor(s string) string {
+	for {
+		i := vendorElem(s)
+		if i < 0 {
+			return s
+		}
+		// The path holding the vendor directory begins after the last
+		// character that cannot be in an import path: "(", "*", "[", ...
+		j := strings.LastIndexAny(s[:i], "(*[], ") + 1
+		s = s[:j] + s[i+len("vendor/"):]
+	}
+}
+
+// vendorElem returns the index of the first path element "vendor/" in s,
+// or -1.
+func vendorElem(s string) int {
+	for off := 0; ; {
+		i := strings.Index(s[off:], "vendor/")
+		if i < 0 {
+			return -1
+		}
+		i += off
+		if i == 0 || strings.ContainsRune("/(*[], ", rune(s[i-1])) {
+			return i
+		}
+		off = i + 1
+	}
+}
+
+// PkgPath returns the path of a package as the catalog knows it: without
+// a vendor directory (see Unvendor); "" for nil.
+func PkgPath(p *types.Package) string {
+	if p == nil {
+		return ""
+	}
+	return Unvendor(p.Path())
+}
+
 // IsModelled reports whether a package belongs to a modelled library.
 func IsModelled(path string) bool {
+	path = Unvendor(path)
 	for _, m := range Modelled {
 		if within(path, m) {
 			return true
@@ -70,12 +118,13 @@ func within(path, prefix string) bool {
 // IsAPIGroup reports whether a package holds the built-in API types
 // (k8s.io/api/apps/v1, ...): objects whose update the API server allows
 // without a resourceVersion.
-func IsAPIGroup(path string) bool { return strings.HasPrefix(path, "k8s.io/api/") }
+func IsAPIGroup(path string) bool { return strings.HasPrefix(Unvendor(path), "k8s.io/api/") }
 
 // IsKubernetesImport reports whether an import path belongs to the
 // Kubernetes project (k8s.io/..., sigs.k8s.io/...): a suggested fix adds
 // its import to the group of these.
 func IsKubernetesImport(path string) bool {
+	path = Unvendor(path)
 	return strings.HasPrefix(path, "k8s.io/") || strings.HasPrefix(path, "sigs.k8s.io/")
 }
 
@@ -92,6 +141,7 @@ var apiServerStoragePrefixes = []string{
 
 // IsAPIServerStorage reports whether a package is API server storage.
 func IsAPIServerStorage(path string) bool {
+	path = Unvendor(path)
 	for _, p := range apiServerStorage {
 		if within(path, p) {
 			return true
@@ -128,7 +178,7 @@ var logPackages = map[string]bool{
 }
 
 // IsLogging reports whether a package only logs what it is given.
-func IsLogging(path string) bool { return logPackages[path] }
+func IsLogging(path string) bool { return logPackages[Unvendor(path)] }
 
 // Libraries are the path prefixes of every library this catalog names.
 // Only package model spells them; a test holds the rest of lostupdate to it.
@@ -174,6 +224,7 @@ var testPackages = []string{
 // IsTestPackage reports whether only test code imports a package: testing
 // or a test framework (ginkgo, gomega, testify), or a package below one.
 func IsTestPackage(path string) bool {
+	path = Unvendor(path)
 	for _, p := range testPackages {
 		if within(path, p) {
 			return true
@@ -200,5 +251,5 @@ func IsFakeType(t types.Type) bool {
 		t = p.Elem()
 	}
 	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && IsFakePackage(n.Obj().Pkg().Path())
+	return ok && n.Obj().Pkg() != nil && IsFakePackage(PkgPath(n.Obj().Pkg()))
 }

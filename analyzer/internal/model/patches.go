@@ -135,7 +135,7 @@ func IsForceOwnership(g *ssa.Global) bool {
 }
 
 func isGlobal(g *ssa.Global, path string) bool {
-	return g != nil && g.Pkg != nil && g.Pkg.Pkg.Path() == path
+	return g != nil && g.Pkg != nil && PkgPath(g.Pkg.Pkg) == path
 }
 
 // IsOptimisticLock reports whether t is client.MergeFromWithOptimisticLock,

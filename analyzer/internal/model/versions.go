@@ -203,7 +203,7 @@ func typeKey(t types.Type) [2]string {
 	if !ok || n.Obj().Pkg() == nil {
 		return [2]string{}
 	}
-	return [2]string{n.Obj().Pkg().Path(), n.Obj().Name()}
+	return [2]string{PkgPath(n.Obj().Pkg()), n.Obj().Name()}
 }
 
 // MetaKind says which metadata type an embedded field of an object is.

@@ -1,0 +1,50 @@
+// Package dynamic holds the shapes of client-go's dynamic client before
+// v0.18: Get(name, opts, subresources...), Update(obj, opts,
+// subresources...), without a context.
+package dynamic
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+)
+
+var widgets = schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
+
+// The object read is written back: conditional.
+func okGetThenUpdate(dc dynamic.Interface, ns, name string) error {
+	u, err := dc.Resource(widgets).Namespace(ns).Get(name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	if err := unstructured.SetNestedField(u.Object, int64(3), "spec", "replicas"); err != nil {
+		return err
+	}
+	_, err = dc.Resource(widgets).Namespace(ns).Update(u, metav1.UpdateOptions{})
+	return err
+}
+
+// A Widget built from a map and PUT over the live one.
+func badUpdateOfBuiltWidget(dc dynamic.Interface, ns, name string) error {
+	u := &unstructured.Unstructured{Object: map[string]interface{}{
+		"apiVersion": "example.com/v1",
+		"kind":       "Widget",
+		"metadata":   map[string]interface{}{"name": name, "namespace": ns},
+		"spec":       map[string]interface{}{"replicas": int64(3)},
+	}}
+	_, err := dc.Resource(widgets).Namespace(ns).Update(u, metav1.UpdateOptions{}) // want "^unconditional-update: "
+	return err
+}
+
+// UpdateStatus of a built Widget.
+func badUpdateStatusOfBuiltWidget(dc dynamic.Interface, ns, name string) error {
+	u := &unstructured.Unstructured{}
+	u.SetName(name)
+	u.SetNamespace(ns)
+	if err := unstructured.SetNestedField(u.Object, "Ready", "status", "phase"); err != nil {
+		return err
+	}
+	_, err := dc.Resource(widgets).Namespace(ns).UpdateStatus(u, metav1.UpdateOptions{}) // want "^unconditional-update: "
+	return err
+}
