@@ -23,8 +23,9 @@ var testdata = filepath.Join("..", "testdata")
 // packages (analysed for their summaries, which only facts asserts), the
 // summaries exported for callers in other packages (facts, factsuser, the
 // retry wrappers and patch helpers of retryshapes/kubeutil, and the patch
-// bodies patchbodies/patchbuild builds for another package) and
-// the suppression directives in the default configuration (suppress).
+// bodies patchbodies/patchbuild builds for another package), the
+// suppression directives in the default configuration (suppress), and a
+// package with files that import "C" (cgo).
 // Every rule runs on all of it, so that each finding a package gets, of any
 // rule, is asserted by a // want; a message begins with its rule.
 //
@@ -50,6 +51,7 @@ var corpus = []string{
 	"./facts",
 	"./factsuser",
 	"./suppress",
+	"./cgo",
 }
 
 // newAnalyzer returns an Analyzer with the given configuration.

@@ -29,7 +29,7 @@ type edit struct {
 // and a unified diff is printed to w instead.
 func applyFixes(res *results, diff bool, w io.Writer) error {
 	byFile := map[string][]edit{}
-	skipped := 0
+	skipped, untranslated := 0, 0
 	generated := res.generated
 	for _, f := range res.findings {
 		if len(f.diag.SuggestedFixes) == 0 {
@@ -37,12 +37,24 @@ func applyFixes(res *results, diff bool, w io.Writer) error {
 		}
 		fix := f.diag.SuggestedFixes[0]
 		edits := map[string][]edit{}
+		translated := false
 		for _, e := range fix.TextEdits {
 			start, end := f.fset.Position(e.Pos), f.fset.Position(e.End)
 			if !e.End.IsValid() {
 				end = start
 			}
+			if f.fset.PositionFor(e.Pos, false).Filename != start.Filename {
+				// A //line directive maps the file analysed to another
+				// (cgo's translation of a file that imports "C"): the
+				// offsets are those of the file analysed, not of the
+				// one the user edits.
+				translated = true
+			}
 			edits[start.Filename] = append(edits[start.Filename], edit{start.Offset, end.Offset, string(e.NewText)})
+		}
+		if translated {
+			untranslated++
+			continue
 		}
 		ok := true
 		for file, es := range edits {
@@ -109,6 +121,9 @@ func applyFixes(res *results, diff bool, w io.Writer) error {
 	}
 	if skipped > 0 {
 		fmt.Fprintf(os.Stderr, "%s: %d fixes left out because they overlap others; run lostupdate -fix again\n", name, skipped)
+	}
+	if untranslated > 0 {
+		fmt.Fprintf(os.Stderr, "%s: %d fixes left out in files that import \"C\": the analysed code is cgo's translation of them; apply these by hand\n", name, untranslated)
 	}
 	return nil
 }
