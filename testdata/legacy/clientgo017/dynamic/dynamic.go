@@ -4,9 +4,12 @@
 package dynamic
 
 import (
+	"fmt"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 )
 
@@ -46,5 +49,20 @@ func badUpdateStatusOfBuiltWidget(dc dynamic.Interface, ns, name string) error {
 		return err
 	}
 	_, err := dc.Resource(widgets).Namespace(ns).UpdateStatus(u, metav1.UpdateOptions{}) // want "^unconditional-update: "
+	return err
+}
+
+// A JSON patch that replaces the first element of a list read before,
+// without a test op: a concurrent change of the list is overwritten.
+func badIndexedJSONPatch(dc dynamic.Interface, ns, name, host string) error {
+	patch := fmt.Sprintf(`[{"op":"replace","path":"/spec/hosts/0","value":%q}]`, host)
+	_, err := dc.Resource(widgets).Namespace(ns).Patch(name, types.JSONPatchType, []byte(patch), metav1.PatchOptions{}) // want "^unconditional-patch: "
+	return err
+}
+
+// The same patch guarded by a test op of the value it replaces.
+func okIndexedJSONPatchWithTest(dc dynamic.Interface, ns, name, old, host string) error {
+	patch := fmt.Sprintf(`[{"op":"test","path":"/spec/hosts/0","value":%q},{"op":"replace","path":"/spec/hosts/0","value":%q}]`, old, host)
+	_, err := dc.Resource(widgets).Namespace(ns).Patch(name, types.JSONPatchType, []byte(patch), metav1.PatchOptions{})
 	return err
 }
