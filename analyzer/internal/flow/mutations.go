@@ -134,7 +134,7 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 		sub = joinPath(path, model.JSONName(field.Name(), tag))
 	}
 	ft := field.Type()
-	isSlice := isList(ft)
+	isSlice := ssax.IsJSONList(ft)
 	_, isMap := ft.Underlying().(*types.Map)
 	_, isPtr := ft.Underlying().(*types.Pointer)
 	_, isStruct := ft.Underlying().(*types.Struct)
@@ -292,7 +292,7 @@ func replacedListIn(v ssa.Value, path string) (string, bool) {
 		if !field.Embedded() {
 			sub = joinPath(path, model.JSONName(field.Name(), tag))
 		}
-		if isList(field.Type()) && !strings.Contains(model.Tag(tag, "patchStrategy"), "merge") {
+		if ssax.IsJSONList(field.Type()) && !strings.Contains(model.Tag(tag, "patchStrategy"), "merge") {
 			for _, rr := range *f.Referrers() {
 				if s, ok := rr.(*ssa.Store); ok && s.Addr == f {
 					return sub, true
@@ -786,17 +786,6 @@ func fieldPath(v ssa.Value) (ssa.Value, []int) {
 		path[len(rev)-1-i] = f
 	}
 	return v, path
-}
-
-// isList reports whether a field type is a list in JSON: a slice, but not
-// []byte, which is a base64 string.
-func isList(t types.Type) bool {
-	sl, ok := t.Underlying().(*types.Slice)
-	if !ok {
-		return false
-	}
-	b, ok := sl.Elem().Underlying().(*types.Basic)
-	return !ok || b.Kind() != types.Byte
 }
 
 // embedder returns the value whose embedded struct v is the address of

@@ -147,12 +147,7 @@ func Raw(typ Type, data ssa.Value, vars Variables) *Info {
 		info.mergeBody(tree)
 	default:
 		// An unknown type: guess from the shape.
-		if _, isList := tree.([]any); isList {
-			info.Type = TypeJSON
-			info.jsonPatch(tree)
-		} else {
-			info.mergeBody(tree)
-		}
+		info.guessBody(tree)
 	}
 	return info
 }
@@ -525,11 +520,11 @@ func (e *evaluator) value(v ssa.Value, depth int) (any, bool) {
 			return e.array(arr, depth)
 		}
 	case *ssa.Phi:
-		if isList(x.Type()) {
+		if ssax.IsJSONList(x.Type()) {
 			return e.list(x, depth)
 		}
 	case *ssa.Call:
-		if isAppend(x) && isList(x.Type()) {
+		if isAppend(x) && ssax.IsJSONList(x.Type()) {
 			return e.list(x, depth)
 		}
 		if isString(x.Type()) {
@@ -548,7 +543,7 @@ func (e *evaluator) value(v ssa.Value, depth int) (any, bool) {
 				return e.structLit(a, depth)
 			}
 		}
-		if x.Op == token.MUL && isList(x.Type()) && e.vars != nil {
+		if x.Op == token.MUL && ssax.IsJSONList(x.Type()) && e.vars != nil {
 			// A variable the list is built up in.
 			if vals := e.vars(x); len(vals) > 0 {
 				return e.list(x, depth)
@@ -717,17 +712,6 @@ const maxListValues = 64
 func isAppend(c *ssa.Call) bool {
 	b, ok := c.Call.Value.(*ssa.Builtin)
 	return ok && b.Name() == "append"
-}
-
-// isList reports whether t is a slice that encodes as a JSON list (not
-// []byte, which encodes as a string).
-func isList(t types.Type) bool {
-	sl, ok := t.Underlying().(*types.Slice)
-	if !ok {
-		return false
-	}
-	b, ok := sl.Elem().Underlying().(*types.Basic)
-	return !ok || b.Kind() != types.Byte
 }
 
 func isString(t types.Type) bool {
@@ -982,13 +966,19 @@ func Value(v ssa.Value, vars Variables) *Info {
 		return info
 	}
 	info.Kind, info.Known = KindBody, true
+	info.guessBody(tree)
+	return info
+}
+
+// guessBody reads a body whose patch type is not known from its shape: a
+// list is a JSON patch, anything else a merge patch.
+func (info *Info) guessBody(tree any) {
 	if _, isList := tree.([]any); isList {
 		info.Type = TypeJSON
 		info.jsonPatch(tree)
 	} else {
 		info.mergeBody(tree)
 	}
-	return info
 }
 
 // Body evaluates a string or []byte value a function returns as a patch

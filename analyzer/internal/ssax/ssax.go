@@ -137,3 +137,14 @@ func VariadicElements(v ssa.Value) []Element {
 	}
 	return els
 }
+
+// IsJSONList reports whether t is a slice that encodes as a JSON list: any
+// slice but []byte, which encodes as a base64 string.
+func IsJSONList(t types.Type) bool {
+	sl, ok := t.Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	b, ok := sl.Elem().Underlying().(*types.Basic)
+	return !ok || b.Kind() != types.Byte
+}

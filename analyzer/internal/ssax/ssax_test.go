@@ -116,3 +116,23 @@ func TestClosures(t *testing.T) {
 		t.Error("bindings without functions")
 	}
 }
+
+func TestIsJSONList(t *testing.T) {
+	str := types.Typ[types.String]
+	named := types.NewNamed(types.NewTypeName(0, nil, "Bytes", nil), types.NewSlice(types.Typ[types.Byte]), nil)
+	for _, tc := range []struct {
+		typ  types.Type
+		want bool
+	}{
+		{types.NewSlice(str), true},
+		{types.NewSlice(types.NewPointer(str)), true},
+		{types.NewSlice(types.Typ[types.Byte]), false}, // base64
+		{named, false},
+		{str, false},
+		{types.NewMap(str, str), false},
+	} {
+		if got := IsJSONList(tc.typ); got != tc.want {
+			t.Errorf("IsJSONList(%s) = %v, want %v", tc.typ, got, tc.want)
+		}
+	}
+}
