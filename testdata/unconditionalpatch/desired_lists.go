@@ -84,3 +84,28 @@ func (r *SyncTemplate) extendOwnersBySetter(ctx context.Context, key client.Obje
 	cm.SetOwnerReferences(append(cm.GetOwnerReferences(), ref))
 	return r.Patch(ctx, cm, client.MergeFrom(base)) // want "^unconditional-patch: Patch of cm .*ownerReferences list"
 }
+
+// pruneFinalizers sets the finalizers to the one named after a field of
+// the spec it read: computed from the object, so a retry after a conflict
+// would compute it again from a spec that changed meanwhile.
+func (r *SyncTemplate) pruneFinalizers(ctx context.Context, key client.ObjectKey) error {
+	deploy := &appsv1.Deployment{}
+	if err := r.Get(ctx, key, deploy); err != nil {
+		return err
+	}
+	base := deploy.DeepCopy()
+	storage := deploy.Spec.Template.Spec.ServiceAccountName
+	deploy.Finalizers = []string{"example.com/" + storage}
+	return r.Patch(ctx, deploy, client.MergeFrom(base)) // want "^unconditional-patch: Patch of deploy .*finalizers list"
+}
+
+// resetOwners sets constant owner references: desired state.
+func (r *SyncTemplate) resetOwners(ctx context.Context, key client.ObjectKey) error {
+	cm := &corev1.ConfigMap{}
+	if err := r.Get(ctx, key, cm); err != nil {
+		return err
+	}
+	base := cm.DeepCopy()
+	cm.OwnerReferences = []metav1.OwnerReference{{APIVersion: "v1", Kind: "Namespace", Name: "default", UID: "uid-1"}}
+	return r.Patch(ctx, cm, client.MergeFrom(base))
+}

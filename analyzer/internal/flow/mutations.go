@@ -19,10 +19,13 @@ type Mutation struct {
 	Merge    bool   // the list has patchStrategy merge: a strategic merge patch merges it by key
 	FromRead bool   // the new value is computed from the value it replaces, read from the object
 	Remove   bool   // the list only loses elements: it is set to a part of what was read
-	// Replaced: the whole list is set to a value not computed from the list
-	// it replaces (desired state, such as a copy of a template's list). A
-	// merge patch then sends what the controller wants whatever changed
-	// meanwhile; a lock would only make it retry to send the same list.
+	// Replaced: the whole list is set to a value computed from nothing the
+	// object holds (desired state: a copy of a template's list, a list kept
+	// from another object, constants). A merge patch then sends what the
+	// controller wants whatever changed meanwhile; a lock would only make
+	// it retry to send the same list. A list computed from any field of the
+	// object read is a read-modify-write: a retry after a conflict computes
+	// it again from what changed.
 	Replaced bool
 	Via      *types.Func // the helper that does it
 }
@@ -154,7 +157,7 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 				m.FromRead = p.fromObject(r.Val, obj, sub)
 			} else {
 				m.Remove = p.sublist(r.Val, obj, sub)
-				m.Replaced = !m.Remove && !p.fromObject(r.Val, obj, sub)
+				m.Replaced = !m.Remove && !p.fromAnyField(r.Val, obj)
 			}
 			out = append(out, m)
 		case *ssa.FieldAddr:
@@ -355,7 +358,7 @@ func (p *Package) callMutations(call ssa.CallInstruction, a ssa.Value, path stri
 			if len(c.Args) > 0 {
 				v := c.Args[len(c.Args)-1]
 				remove = p.sublist(v, obj, field)
-				replaced = !remove && !p.fromObject(v, obj, field)
+				replaced = !remove && !p.fromAnyField(v, obj)
 			}
 			return []Mutation{{Instr: call, Field: field, List: true, Merge: m.Merge, Remove: remove, Replaced: replaced}}
 		}
@@ -390,6 +393,12 @@ func (p *Package) callMutations(call ssa.CallInstruction, a ssa.Value, path stri
 // another field) is a desired-state write, not a read-modify-write.
 func (p *Package) fromObject(v ssa.Value, obj map[ssa.Value]bool, field string) bool {
 	return p.ReadFromField(v, func(o ssa.Value) bool { return obj[o] }, field) != nil
+}
+
+// fromAnyField reports whether v is computed from a field of the object
+// (one of the values in obj) other than its identity.
+func (p *Package) fromAnyField(v ssa.Value, obj map[ssa.Value]bool) bool {
+	return p.ReadFrom(v, func(o ssa.Value) bool { return obj[o] }) != nil
 }
 
 // ReadFrom returns an instruction that reads a field (other than the
