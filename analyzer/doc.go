@@ -58,6 +58,16 @@ Update at the end of its chain of calls. A helper of the package itself
 that every call in the package gives a built object is reported once, at
 its Update, with the calls as related locations.
 
+A create-or-replace of a built-in kind is not reported: a function that
+creates the object it updates (Create, and on AlreadyExists Update the same
+object; or an existence check that keeps nothing it read, then Create or
+Update), itself or through a helper, and reads no object whose
+resourceVersion it could copy. It claims the whole object by design, and
+the PUT replaces it as the author means. The same for a custom resource is
+reported: the API server rejects an update without a resourceVersion.
+A successful Create followed by an Update of the same built object is
+reported.
+
 	desired := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns}, Spec: spec}
 	_, err := cs.AppsV1().Deployments(ns).Update(ctx, desired, metav1.UpdateOptions{})
 

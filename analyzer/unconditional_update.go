@@ -47,9 +47,15 @@ func checkUnconditionalUpdate(ck *checker, w *writes.Write) []finding {
 }
 
 // unconditionalUpdate reports whether a write is an Update of an object
-// without a resourceVersion.
+// without a resourceVersion. A create-or-replace of a built-in kind (the
+// function also creates the object it updates, and reads none) replaces
+// an object the controller claims whole, by design: it is not reported. A
+// custom resource's is: the API server rejects it.
 func unconditionalUpdate(w *writes.Write) bool {
-	return w.Op == model.OpUpdate && !w.HelperReadsFirst() && w.Condition().Verdict == writes.Unconditional
+	if w.Op != model.OpUpdate || w.HelperReadsFirst() || w.Condition().Verdict != writes.Unconditional {
+		return false
+	}
+	return !w.Replaces || objectFamily(w.Obj) != builtIn
 }
 
 func whyUnconditional(cond writes.Condition) string {

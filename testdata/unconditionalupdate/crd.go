@@ -33,6 +33,19 @@ func badWidgetUpdateStatusFromScratch(ctx context.Context, wc versioned.Interfac
 	return err
 }
 
+// Create-or-replace of a custom resource: the API server requires a resourceVersion on a custom resource's update, so the fallback PUT always fails. Reported.
+func badWidgetReplaceOnAlreadyExists(ctx context.Context, wc versioned.Interface, ns, name, image string) error {
+	w := &widgetsv1.Widget{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
+		Spec:       widgetsv1.WidgetSpec{Image: image},
+	}
+	_, err := wc.WidgetsV1().Widgets(ns).Create(ctx, w, metav1.CreateOptions{})
+	if apierrors.IsAlreadyExists(err) {
+		_, err = wc.WidgetsV1().Widgets(ns).Update(ctx, w, metav1.UpdateOptions{}) // want "^unconditional-update: .*rejects it"
+	}
+	return err
+}
+
 // Read-modify-write through the CRD clientset.
 func okWidgetGetUpdate(ctx context.Context, wc versioned.Interface, ns, name string) error {
 	w, err := wc.WidgetsV1().Widgets(ns).Get(ctx, name, metav1.GetOptions{})

@@ -31,6 +31,7 @@ type FuncFact struct {
 	SetsRV           []int
 	ClearsRV         []int
 	Stores           []StoreFact // a constructor: copies of parameters kept in fields
+	Creates          []int       // object parameters passed to a Create
 }
 
 // PatchFact says a result of a function is a patch body it builds.
@@ -96,6 +97,7 @@ type WriteFact struct {
 	ErrReturned bool // the write's error is returned to the caller
 	InRetry     bool // the write runs inside the function's own conflict retry
 	ReadsFirst  bool // the write reads the object itself first (controllerutil.CreateOrUpdate)
+	Replaces    bool // an Update of a parameter the function also creates: create-or-replace
 	Client      int  // the parameter holding the client written through, or -1
 	// At is where the write is: the client call, at the end of the chain
 	// of helpers that pass the object on. A position of the helper's
@@ -170,6 +172,9 @@ func (f *FuncFact) String() string {
 	}
 	for _, w := range f.Writes {
 		s := fmt.Sprintf("writes #%d with %s", w.Param, w.Op)
+		if w.Replaces {
+			s += " after creating it"
+		}
 		if w.InRetry {
 			s += " in retry"
 		} else if w.ErrReturned {
@@ -206,6 +211,9 @@ func (f *FuncFact) String() string {
 	}
 	for _, i := range f.ClearsRV {
 		parts = append(parts, fmt.Sprintf("clears resourceVersion of #%d", i))
+	}
+	for _, i := range f.Creates {
+		parts = append(parts, fmt.Sprintf("creates #%d", i))
 	}
 	for _, pf := range f.Patches {
 		kind := "merge patch"
@@ -267,10 +275,11 @@ func (p *Package) Fact(fn *ssa.Function) *FuncFact {
 	f.SetsRV, f.ClearsRV = s.SetsRV, s.ClearsRV
 	f.ReturnsFake = s.ReturnsFake
 	f.Stores = s.Stores
+	f.Creates = s.Creates
 	if len(f.Stores) > 0 {
 		return f
 	}
-	if len(f.Returns)+len(f.ReadsInto)+len(f.Writes)+len(f.Feeds)+len(f.Retries)+len(f.Mutates)+len(f.Patches)+len(f.SetsRV)+len(f.ClearsRV) == 0 && !f.ConflictTest && !f.LogsErrors && !f.SwallowsConflict && !f.ReturnsFake {
+	if len(f.Returns)+len(f.ReadsInto)+len(f.Writes)+len(f.Feeds)+len(f.Retries)+len(f.Mutates)+len(f.Patches)+len(f.SetsRV)+len(f.ClearsRV)+len(f.Creates) == 0 && !f.ConflictTest && !f.LogsErrors && !f.SwallowsConflict && !f.ReturnsFake {
 		return nil
 	}
 	return f

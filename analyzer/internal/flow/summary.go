@@ -33,6 +33,7 @@ type Summary struct {
 	ClearsRV            []int        // parameters whose resourceVersion is cleared
 	Stores              []StoreFact  // copies of parameters kept in a field of the struct returned
 	Copies              []CopyFact   // results that are copies of parameters (or of their fields)
+	Creates             []int        // object parameters passed to a Create, itself or through helpers
 }
 
 // summary computes (once) the summary of a local function.
@@ -120,7 +121,7 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 			written[d.obj] = true
 		}
 		for _, idx := range sortedKeys(written) {
-			wf := WriteFact{Param: idx, Op: w.Op, ReadsFirst: w.ReadsFirst, Client: -1, At: w.ViaWrite.At, PatchArg: -1}
+			wf := WriteFact{Param: idx, Op: w.Op, ReadsFirst: w.ReadsFirst, Replaces: w.Replaces, Client: -1, At: w.ViaWrite.At, PatchArg: -1}
 			if isDiff && d.obj == idx {
 				wf.Diff, wf.From, wf.FromField, wf.PatchArg, wf.Status = d.patchArg < 0, d.from, d.fromField, d.patchArg, d.status
 			}
@@ -144,6 +145,7 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 		}
 	}
 	s.Writes = dedupWrites(s.Writes)
+	s.Creates = p.createdParams(fn)
 	s.Feeds = p.feedsOf(fn)
 	p.storesAndCopies(fn, s)
 
@@ -479,4 +481,16 @@ func isAnySlice(t types.Type) bool {
 	}
 	iface, ok := sl.Elem().Underlying().(*types.Interface)
 	return ok && iface.Empty()
+}
+
+// createdParams returns the object parameters a function passes to a
+// Create as they were passed, itself or through a helper.
+func (p *Package) createdParams(fn *ssa.Function) []int {
+	set := map[int]bool{}
+	for v := range p.createdIn(fn) {
+		if prm, ok := v.(*ssa.Parameter); ok && prm.Parent() == fn {
+			set[paramIndex(fn, prm)] = true
+		}
+	}
+	return sortedKeys(set)
 }

@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+	"github.com/lostupdate/lostupdate/analyzer/internal/ssax"
 )
 
 // WriteSite is a call that writes an existing object: a client Update,
@@ -20,8 +21,14 @@ type WriteSite struct {
 	// ReadsFirst is set for calls that read the object themselves before
 	// writing it (controllerutil.CreateOrUpdate).
 	ReadsFirst bool
-	Via        *types.Func // the helper, for writes through one
-	ViaWrite   WriteFact   // what the helper does with the object
+	// Replaces is set for an Update of an object the same function also
+	// passes to a Create (itself or through a helper): the create-or-replace
+	// idiom (Create, and on AlreadyExists Update the same object; or an
+	// existence check, then Create or Update). The function claims the
+	// whole object: it reads nothing it could take a resourceVersion from.
+	Replaces bool
+	Via      *types.Func // the helper, for writes through one
+	ViaWrite WriteFact   // what the helper does with the object
 }
 
 // Writes returns the write sites of a function (its closures are functions
@@ -36,6 +43,170 @@ func (p *Package) writesIn(fn *ssa.Function) []*WriteSite {
 			if c, ok := instr.(ssa.CallInstruction); ok {
 				out = append(out, p.writeSites(c)...)
 			}
+		}
+	}
+	var created map[ssa.Value][]creation
+	for _, w := range out {
+		if w.Op != model.OpUpdate || w.Obj == nil {
+			continue
+		}
+		if w.Via != nil && w.ViaWrite.Replaces {
+			w.Replaces = true
+			continue
+		}
+		if created == nil {
+			created = p.createdIn(fn)
+			if len(created) > 0 && p.readsAtHand(fn) {
+				created = map[ssa.Value][]creation{} // an object read is at hand: its resourceVersion could be copied
+			}
+		}
+		for _, c := range created[ssax.Strip(w.Obj)] {
+			if !p.mayReach(c.call, w.Call) || onFailure(c.err, w.Call) {
+				w.Replaces = true
+			}
+		}
+	}
+	return out
+}
+
+// creation is a call that creates an object, and its error.
+type creation struct {
+	call ssa.CallInstruction
+	err  ssa.Value
+}
+
+// createdIn returns the objects a function passes to a Create, itself or
+// through a helper that creates its parameter, as ssax.Strip gives them,
+// with the calls that create them.
+func (p *Package) createdIn(fn *ssa.Function) map[ssa.Value][]creation {
+	out := map[ssa.Value][]creation{}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			c, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			objs, err := p.createsOf(c)
+			for _, v := range objs {
+				v = ssax.Strip(v)
+				out[v] = append(out[v], creation{call: c, err: err})
+			}
+		}
+	}
+	return out
+}
+
+// createsOf returns the objects a call creates (the object of a client
+// Create, or the arguments a helper creates), and the call's error.
+func (p *Package) createsOf(call ssa.CallInstruction) ([]ssa.Value, ssa.Value) {
+	c := call.Common()
+	if mc, ok := classify(c); ok {
+		if mc.Op == model.OpCreate && mc.Obj >= 0 {
+			return []ssa.Value{model.Arg(c, mc.Obj)}, errValue(call, mc.Err, mc.Result >= 0)
+		}
+		return nil, nil
+	}
+	fn := callee(c)
+	if fn == nil {
+		return nil, nil
+	}
+	var params []int
+	if p.local(fn) {
+		params = p.summary(fn).Creates
+	} else if obj := funcObject(fn); obj != nil && p.facts != nil {
+		if ff := p.facts.FuncFact(obj); ff != nil {
+			params = ff.Creates
+		}
+	}
+	var out []ssa.Value
+	for _, i := range params {
+		if i < len(c.Args) {
+			out = append(out, c.Args[i])
+		}
+	}
+	var err ssa.Value
+	if idx := errorResult(fn.Signature); idx >= 0 && len(out) > 0 {
+		err = errValue(call, idx, fn.Signature.Results().Len() > 1)
+	}
+	return out, err
+}
+
+// onFailure reports whether at runs only when the error err is not nil:
+// in the branch of a test err != nil (err == nil's else), or of a test
+// IsAlreadyExists(err).
+func onFailure(err ssa.Value, at ssa.Instruction) bool {
+	if err == nil {
+		return false
+	}
+	for _, r := range *err.Referrers() {
+		var iff *ssa.If
+		var branch *ssa.BasicBlock
+		switch r := r.(type) {
+		case *ssa.BinOp:
+			for _, rr := range *r.Referrers() {
+				if i, ok := rr.(*ssa.If); ok && (isNil(r.X) || isNil(r.Y)) {
+					iff, branch = i, failureSuccessor(i)
+				}
+			}
+		case *ssa.Call:
+			if fn := r.Common().StaticCallee(); fn != nil && fn.Name() == "IsAlreadyExists" {
+				for _, rr := range *r.Referrers() {
+					if i, ok := rr.(*ssa.If); ok {
+						iff, branch = i, i.Block().Succs[0]
+					}
+				}
+			}
+		}
+		if iff != nil && branch != nil && branch.Dominates(at.Block()) {
+			return true
+		}
+	}
+	return false
+}
+
+// readsAtHand reports whether a function reads an object it then uses: a
+// controller-runtime read into an object, or a result of a read (of a
+// client, or of a helper that returns one) that is used.
+func (p *Package) readsAtHand(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			if mc, ok := classify(call.Common()); ok {
+				if mc.Op != model.OpRead && mc.Op != model.OpCacheRead {
+					continue
+				}
+				if mc.Obj >= 0 {
+					return true
+				}
+			}
+			for _, v := range usedObjectResults(call) {
+				for _, o := range p.Object(v, (*v.Referrers())[0]) {
+					if o.Kind == Read || o.Kind == CacheRead {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// usedObjectResults returns the results of a call of an object type that
+// are used.
+func usedObjectResults(call *ssa.Call) []ssa.Value {
+	var out []ssa.Value
+	if _, ok := call.Type().(*types.Tuple); !ok {
+		if isObjectType(call.Type()) && len(*call.Referrers()) > 0 {
+			out = append(out, call)
+		}
+		return out
+	}
+	for _, r := range *call.Referrers() {
+		if e, ok := r.(*ssa.Extract); ok && isObjectType(e.Type()) && len(*e.Referrers()) > 0 {
+			out = append(out, e)
 		}
 	}
 	return out
