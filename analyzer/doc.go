@@ -178,11 +178,14 @@ now. Reported at the Patch call:
     A value computed from other fields of the object, or from the
     controller's own desired state (looked up by a label, say), is a
     desired-state write and is not reported; so is a whole list set to a
-    value computed from no field of the object read (a copy of a template's
-    list, a list kept from another object, constants), which a retry after
-    a conflict would only send again. A list computed from a field of the
-    object is reported, since a retry would compute it again from what
-    changed. A strategic merge patch merges lists
+    value not computed from the list it replaces (a copy of a template's
+    list, a list kept from another object, a list built from other fields
+    or from outside data, a list cleared to nil), which a retry after a
+    conflict would only send again. A map of scalars set whole (labels
+    set to lo.Assign(labels, more)) is not reported either: a merge patch
+    sends only the keys that changed, each set blind; a value of the map
+    computed from the value it replaces (a counter in an annotation) is.
+    A strategic merge patch merges lists
     that declare patchStrategy merge (finalizers, owner references, ...) by
     key, so for it only the other lists count.
   - the same through helpers of any package, followed by their summaries: a

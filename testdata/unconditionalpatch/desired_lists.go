@@ -2,6 +2,8 @@ package unconditionalpatch
 
 import (
 	"context"
+	"strconv"
+	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -85,10 +87,10 @@ func (r *SyncTemplate) extendOwnersBySetter(ctx context.Context, key client.Obje
 	return r.Patch(ctx, cm, client.MergeFrom(base)) // want "^unconditional-patch: Patch of cm .*ownerReferences list"
 }
 
-// pruneFinalizers sets the finalizers to the one named after a field of
-// the spec it read: computed from the object, so a retry after a conflict
-// would compute it again from a spec that changed meanwhile.
-func (r *SyncTemplate) pruneFinalizers(ctx context.Context, key client.ObjectKey) error {
+// pinFinalizer sets the finalizers to the one named after a field of the
+// spec it read: computed from other fields, not from the list it
+// replaces, so desired state (a retry would send the same list).
+func (r *SyncTemplate) pinFinalizer(ctx context.Context, key client.ObjectKey) error {
 	deploy := &appsv1.Deployment{}
 	if err := r.Get(ctx, key, deploy); err != nil {
 		return err
@@ -96,7 +98,103 @@ func (r *SyncTemplate) pruneFinalizers(ctx context.Context, key client.ObjectKey
 	base := deploy.DeepCopy()
 	storage := deploy.Spec.Template.Spec.ServiceAccountName
 	deploy.Finalizers = []string{"example.com/" + storage}
+	return r.Patch(ctx, deploy, client.MergeFrom(base))
+}
+
+// keepFinalizersOf filters the list it replaces: a read-modify-write.
+func (r *SyncTemplate) keepFinalizersOf(ctx context.Context, key client.ObjectKey, prefix string) error {
+	deploy := &appsv1.Deployment{}
+	if err := r.Get(ctx, key, deploy); err != nil {
+		return err
+	}
+	base := deploy.DeepCopy()
+	var kept []string
+	for _, f := range deploy.Finalizers {
+		if strings.HasPrefix(f, prefix) {
+			kept = append(kept, f+"-v2")
+		}
+	}
+	deploy.Finalizers = kept
 	return r.Patch(ctx, deploy, client.MergeFrom(base)) // want "^unconditional-patch: Patch of deploy .*finalizers list"
+}
+
+// clearImagePullSecrets clears a list to a constant: desired state, as
+// fleet clears a deprecated status field and cloudnative-pg's plugins
+// clear managedFields before a patch.
+func (r *SyncTemplate) clearImagePullSecrets(ctx context.Context, key client.ObjectKey) error {
+	deploy := &appsv1.Deployment{}
+	if err := r.Get(ctx, key, deploy); err != nil {
+		return err
+	}
+	base := deploy.DeepCopy()
+	deploy.Spec.Template.Spec.ImagePullSecrets = nil
+	deploy.ManagedFields = nil
+	return r.Patch(ctx, deploy, client.MergeFrom(base))
+}
+
+// reportConditions rebuilds a status list from outside data: make, then
+// fill each element. The list read is not used.
+func (r *SyncTemplate) reportConditions(ctx context.Context, key client.ObjectKey, probes []string) error {
+	deploy := &appsv1.Deployment{}
+	if err := r.Get(ctx, key, deploy); err != nil {
+		return err
+	}
+	base := deploy.DeepCopy()
+	deploy.Status.Conditions = make([]appsv1.DeploymentCondition, len(probes))
+	for i, probe := range probes {
+		deploy.Status.Conditions[i].Type = appsv1.DeploymentConditionType(probe)
+		deploy.Status.Conditions[i].Status = corev1.ConditionTrue
+	}
+	return r.Status().Patch(ctx, deploy, client.MergeFrom(base))
+}
+
+// The control: an element of the list read is changed in place, with no
+// set of the whole list before it.
+func (r *SyncTemplate) markFirstCondition(ctx context.Context, key client.ObjectKey) error {
+	deploy := &appsv1.Deployment{}
+	if err := r.Get(ctx, key, deploy); err != nil {
+		return err
+	}
+	base := deploy.DeepCopy()
+	if len(deploy.Status.Conditions) > 0 {
+		deploy.Status.Conditions[0].Status = corev1.ConditionFalse
+	}
+	return r.Status().Patch(ctx, deploy, client.MergeFrom(base)) // want "^unconditional-patch: .*conditions list"
+}
+
+// mergeLabels sets the labels map to a merge of the map read and more
+// keys (lo.Assign in karpenter): a merge patch of a map sends only the
+// keys that changed, each set blind, so no concurrent label is lost.
+func (r *SyncTemplate) mergeLabels(ctx context.Context, key client.ObjectKey, more map[string]string) error {
+	deploy := &appsv1.Deployment{}
+	if err := r.Get(ctx, key, deploy); err != nil {
+		return err
+	}
+	base := deploy.DeepCopy()
+	deploy.Labels = assign(deploy.Labels, more)
+	return r.Patch(ctx, deploy, client.MergeFrom(base))
+}
+
+func assign(maps ...map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, m := range maps {
+		for k, v := range m {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// The control: one annotation counts the syncs, from the value read.
+func (r *SyncTemplate) countSyncs(ctx context.Context, key client.ObjectKey) error {
+	deploy := &appsv1.Deployment{}
+	if err := r.Get(ctx, key, deploy); err != nil {
+		return err
+	}
+	base := deploy.DeepCopy()
+	n, _ := strconv.Atoi(deploy.Annotations["example.com/syncs"])
+	deploy.Annotations["example.com/syncs"] = strconv.Itoa(n + 1)
+	return r.Patch(ctx, deploy, client.MergeFrom(base)) // want "^unconditional-patch: .*annotations"
 }
 
 // resetOwners sets constant owner references: desired state.

@@ -19,13 +19,12 @@ type Mutation struct {
 	Merge    bool   // the list has patchStrategy merge: a strategic merge patch merges it by key
 	FromRead bool   // the new value is computed from the value it replaces, read from the object
 	Remove   bool   // the list only loses elements: it is set to a part of what was read
-	// Replaced: the whole list is set to a value computed from nothing the
-	// object holds (desired state: a copy of a template's list, a list kept
-	// from another object, constants). A merge patch then sends what the
-	// controller wants whatever changed meanwhile; a lock would only make
-	// it retry to send the same list. A list computed from any field of the
-	// object read is a read-modify-write: a retry after a conflict computes
-	// it again from what changed.
+	// Replaced: the whole list is set to a value not computed from the list
+	// it replaces (desired state: a copy of a template's list, a list kept
+	// from another object, a list computed from other fields, constants),
+	// or is filled element by element after such a set. A merge patch then
+	// sends what the controller wants whatever changed meanwhile in that
+	// list; a lock would only make it retry to send the same list.
 	Replaced bool
 	Via      *types.Func // the helper that does it
 }
@@ -38,27 +37,48 @@ func (p *Package) Mutations(v ssa.Value, from, to ssa.Instruction) []Mutation {
 	for _, a := range aliases {
 		set[a] = true
 	}
-	var out []Mutation
+	var all []Mutation
 	for _, a := range aliases {
-		for _, m := range p.mutationsOn(a, "", set, 0) {
-			if m.Instr == from || m.Instr == to {
-				continue
-			}
-			// Between two instructions of one function run only that
-			// function and the closures it calls, not its enclosing function.
-			if from != nil && !within(m.Instr.Parent(), from.Parent()) {
-				continue
-			}
-			if from != nil && !p.mayReach(from, m.Instr) {
-				continue
-			}
-			if to != nil && !p.mayReach(m.Instr, to) {
-				continue
-			}
-			out = append(out, m)
+		all = append(all, p.mutationsOn(a, "", set, 0)...)
+	}
+	p.fillsOfReplaced(all)
+	var out []Mutation
+	for _, m := range all {
+		if m.Instr == from || m.Instr == to {
+			continue
 		}
+		// Between two instructions of one function run only that
+		// function and the closures it calls, not its enclosing function.
+		if from != nil && !within(m.Instr.Parent(), from.Parent()) {
+			continue
+		}
+		if from != nil && !p.mayReach(from, m.Instr) {
+			continue
+		}
+		if to != nil && !p.mayReach(m.Instr, to) {
+			continue
+		}
+		out = append(out, m)
 	}
 	return out
+}
+
+// fillsOfReplaced marks as Replaced the element writes of a list that a
+// set of the whole list to desired state dominates: make([]T, n), then
+// obj.Status.Plugins[i].Name = ... fills the list just set, not the list
+// that was read.
+func (p *Package) fillsOfReplaced(ms []Mutation) {
+	for i := range ms {
+		if _, ok := ms[i].Instr.(*ssa.IndexAddr); !ok || !ms[i].List || ms[i].Replaced {
+			continue
+		}
+		for _, set := range ms {
+			if _, ok := set.Instr.(*ssa.Store); ok && set.Replaced && set.Field == ms[i].Field && p.dominates(set.Instr, ms[i].Instr) {
+				ms[i].Replaced = true
+				break
+			}
+		}
+	}
 }
 
 // objectAliases returns every value that may refer to the object v refers
@@ -153,11 +173,21 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 				continue
 			}
 			m := Mutation{Instr: r, Field: sub, List: isSlice, Merge: merge}
-			if !isSlice {
+			switch {
+			case isMap && keyedMap(ft):
+				// obj.Labels = lo.Assign(obj.Labels, more): a merge patch
+				// of a map sends the keys that changed, each set blind;
+				// concurrent changes to other keys are kept.
+			case !isSlice:
 				m.FromRead = p.fromObject(r.Val, obj, sub)
-			} else {
+			case emptyList(r.Val):
+				// obj.Status.ResourceKey = nil: cleared to a constant, the
+				// controller's desired state whatever the list held; or
+				// make([]T, n), filled after.
+				m.Remove, m.Replaced = true, true
+			default:
 				m.Remove = p.sublist(r.Val, obj, sub)
-				m.Replaced = !m.Remove && !p.fromAnyField(r.Val, obj)
+				m.Replaced = !m.Remove && !p.fromObject(r.Val, obj, sub)
 			}
 			out = append(out, m)
 		case *ssa.FieldAddr:
@@ -228,6 +258,38 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 		}
 	}
 	return out
+}
+
+// keyedMap reports whether a merge patch of a map type merges it key by
+// key with nothing replaced whole below a key: a map of scalars.
+func keyedMap(t types.Type) bool {
+	m, ok := t.Underlying().(*types.Map)
+	if !ok {
+		return false
+	}
+	switch m.Elem().Underlying().(type) {
+	case *types.Basic:
+		return true
+	}
+	return false
+}
+
+// emptyList reports whether a value is a new list with nothing in it when
+// it is stored: nil, []T{}, make([]T, n).
+func emptyList(v ssa.Value) bool {
+	switch x := strip(v).(type) {
+	case *ssa.Const:
+		return x.IsNil()
+	case *ssa.MakeSlice:
+		// make([]T, n) stored as it is: a new list, filled (if at all)
+		// element by element after the store (see fillsOfReplaced).
+		return true
+	case *ssa.Slice:
+		if a, ok := x.X.(*ssa.Alloc); ok {
+			return len(ssax.VariadicElements(x)) == 0 && arrayLen(a) == 0
+		}
+	}
+	return false
 }
 
 // elemWritten reports whether an element address of a slice is stored to,
@@ -358,7 +420,7 @@ func (p *Package) callMutations(call ssa.CallInstruction, a ssa.Value, path stri
 			if len(c.Args) > 0 {
 				v := c.Args[len(c.Args)-1]
 				remove = p.sublist(v, obj, field)
-				replaced = !remove && !p.fromAnyField(v, obj)
+				replaced = !remove && !p.fromObject(v, obj, field)
 			}
 			return []Mutation{{Instr: call, Field: field, List: true, Merge: m.Merge, Remove: remove, Replaced: replaced}}
 		}
@@ -393,12 +455,6 @@ func (p *Package) callMutations(call ssa.CallInstruction, a ssa.Value, path stri
 // another field) is a desired-state write, not a read-modify-write.
 func (p *Package) fromObject(v ssa.Value, obj map[ssa.Value]bool, field string) bool {
 	return p.ReadFromField(v, func(o ssa.Value) bool { return obj[o] }, field) != nil
-}
-
-// fromAnyField reports whether v is computed from a field of the object
-// (one of the values in obj) other than its identity.
-func (p *Package) fromAnyField(v ssa.Value, obj map[ssa.Value]bool) bool {
-	return p.ReadFrom(v, func(o ssa.Value) bool { return obj[o] }) != nil
 }
 
 // ReadFrom returns an instruction that reads a field (other than the
