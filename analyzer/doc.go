@@ -138,7 +138,9 @@ lister or informer store returns the same cached object on every attempt,
 so the retry keeps failing. A read with ResourceVersion "0" only on the
 first attempt of a conflict retry (if firstTry { opts.ResourceVersion = "0";
 firstTry = false }) is not reported: an attempt after a conflict reads from
-etcd. Reported at the read.
+etcd. Nor is a lister read inside a retry in a branch on a flag that a
+failed attempt sets the other way (if refresh { client Get } else { lister
+Get }, and refresh = true after a failed write). Reported at the read.
 
 	pod, err := pods.Get(ctx, name, metav1.GetOptions{ResourceVersion: "0"})
 	pod.Spec.NodeName = node

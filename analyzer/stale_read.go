@@ -49,6 +49,10 @@ func checkStaleRead(ck *checker, w *writes.Write) []finding {
 				msg: ck.callName(read) + ` with ResourceVersion "0" may be served from the watch cache, arbitrarily stale, and what it reads feeds ` + call +
 					`; drop ResourceVersion "0" to read the latest version before writing`,
 				related: []analysis.RelatedInformation{related(wpos, "the write: %s", call)}})
+		case o.Kind == flow.CacheRead && r != nil && r.Inside(read) && ck.flow.CacheFirstAttempt(read):
+			// The first attempt reads the cache; one after a failed
+			// write sets the flag that makes the next read the API
+			// server's.
 		case o.Kind == flow.CacheRead && r != nil && r.Inside(read):
 			pos, end := ck.callPos(read)
 			what := "lister/informer " + ck.callName(read) + " inside " + r.Name + " reads the cache"

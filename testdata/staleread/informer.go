@@ -317,3 +317,60 @@ func (c *DeploymentPauser) okListerInsideNonRetryWrapper(ctx context.Context, ns
 		return err
 	})
 }
+
+// The first attempt reads the lister; a failed write sets refresh, and
+// every later attempt reads the API server (openkruise's PUB and
+// WorkloadSpread webhooks do this): only the first read may be stale.
+func (c *NodeTaintController) okListerOnlyOnFirstAttempt(ctx context.Context, nodeName string, taint corev1.Taint) error {
+	refresh := false
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		var node *corev1.Node
+		if refresh {
+			live, err := c.client.CoreV1().Nodes().Get(ctx, nodeName, metav1.GetOptions{})
+			if err != nil {
+				return err
+			}
+			node = live
+		} else {
+			cached, err := c.nodeLister.Get(nodeName)
+			if err != nil {
+				return err
+			}
+			node = cached.DeepCopy()
+		}
+		node.Spec.Taints = append(node.Spec.Taints, taint)
+		_, err := c.client.CoreV1().Nodes().Update(ctx, node, metav1.UpdateOptions{})
+		if err != nil {
+			refresh = true
+		}
+		return err
+	})
+}
+
+// The control: the flag is set only once the write went through, so
+// every attempt after a conflict reads the lister again.
+func (c *NodeTaintController) badListerFlagNeverSet(ctx context.Context, nodeName string, taint corev1.Taint) error {
+	live := false
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		var node *corev1.Node
+		if live {
+			n, err := c.client.CoreV1().Nodes().Get(ctx, nodeName, metav1.GetOptions{})
+			if err != nil {
+				return err
+			}
+			node = n
+		} else {
+			cached, err := c.nodeLister.Get(nodeName) // want "^stale-read: "
+			if err != nil {
+				return err
+			}
+			node = cached.DeepCopy()
+		}
+		node.Spec.Taints = append(node.Spec.Taints, taint)
+		_, err := c.client.CoreV1().Nodes().Update(ctx, node, metav1.UpdateOptions{})
+		if err == nil {
+			live = false
+		}
+		return err
+	})
+}

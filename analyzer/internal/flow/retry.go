@@ -1111,3 +1111,45 @@ func (p *Package) RV0FirstAttempt(read ssa.CallInstruction) bool {
 	}
 	return false
 }
+
+// CacheFirstAttempt reports whether a cache read inside a retry runs only
+// until an attempt fails: it is in a branch on a flag (if refresh { Get }
+// else { lister.Get }) that the retried function sets the other way
+// (refresh = true after a failed write), so that an attempt after a
+// conflict reads from the API server.
+func (p *Package) CacheFirstAttempt(read ssa.CallInstruction) bool {
+	fn := read.Parent()
+	for b := read.Block(); b != nil && b.Idom() != nil; b = b.Idom() {
+		idom := b.Idom()
+		if len(idom.Instrs) == 0 {
+			continue
+		}
+		iff, ok := idom.Instrs[len(idom.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		flag, ok := iff.Cond.(*ssa.UnOp)
+		if !ok || flag.Op != token.MUL {
+			continue
+		}
+		var want string // the value the flag is set to that leaves the branch of the read
+		switch {
+		case idom.Succs[1].Dominates(read.Block()) && idom.Succs[0] != idom.Succs[1]:
+			want = "true"
+		case idom.Succs[0].Dominates(read.Block()):
+			want = "false"
+		default:
+			continue
+		}
+		for _, bb := range fn.Blocks {
+			for _, instr := range bb.Instrs {
+				if s, ok := instr.(*ssa.Store); ok && s.Addr == flag.X {
+					if c, ok := s.Val.(*ssa.Const); ok && c.Value != nil && c.Value.String() == want {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
