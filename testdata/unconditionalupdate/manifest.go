@@ -10,6 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
+
+	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 )
 
 const agentManifest = `
@@ -97,5 +99,33 @@ func okInstallDecodedManifest(ctx context.Context, cs kubernetes.Interface) erro
 		return err
 	}
 	_, err = cs.AppsV1().DaemonSets(ds.Namespace).Create(ctx, ds, metav1.CreateOptions{})
+	return err
+}
+
+// A patch applied to the caller's encoding of the live object, then decoded and PUT: the encoding is of an object that exists (argo-rollouts' DestinationRule update), so the decoded object keeps whatever resourceVersion it had. The analysis cannot tell it is missing: not reported.
+func okUpdateOfPatchedCallerBytes(ctx context.Context, cs kubernetes.Interface, orig, patch []byte) error {
+	patched, err := jsonpatch.MergePatch(orig, patch)
+	if err != nil {
+		return err
+	}
+	var cm corev1.ConfigMap
+	if err := json.Unmarshal(patched, &cm); err != nil {
+		return err
+	}
+	_, err = cs.CoreV1().ConfigMaps(cm.Namespace).Update(ctx, &cm, metav1.UpdateOptions{})
+	return err
+}
+
+// The control: the same patch applied to a manifest of the package: no resourceVersion.
+func badUpdateOfPatchedManifest(ctx context.Context, cs kubernetes.Interface, patch []byte) error {
+	patched, err := jsonpatch.MergePatch([]byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"agent","namespace":"kube-system"}}`), patch)
+	if err != nil {
+		return err
+	}
+	var cm corev1.ConfigMap
+	if err := json.Unmarshal(patched, &cm); err != nil {
+		return err
+	}
+	_, err = cs.CoreV1().ConfigMaps(cm.Namespace).Update(ctx, &cm, metav1.UpdateOptions{}) // want "^unconditional-update: .*decoded"
 	return err
 }

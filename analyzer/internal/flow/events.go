@@ -376,8 +376,12 @@ func (p *Package) callEvent(call ssa.CallInstruction, a ssa.Value) *event {
 			}
 		case model.FuncDecode:
 			if f.Dst >= 0 && f.Dst == argIndex {
-				if src := p.marshalledObject(model.Arg(c, f.Data)); src != nil {
+				src, callers := p.encodingOf(model.Arg(c, f.Data))
+				switch {
+				case src != nil:
 					return &event{kind: evFill, instr: call, src: src} // a JSON round trip of an object
+				case callers:
+					return &event{kind: evFill, instr: call, origin: Origin{Kind: Unknown, Site: call}}
 				}
 				return &event{kind: evFill, instr: call, origin: Origin{Kind: Constructed, Site: call, Decoded: true}}
 			}
@@ -509,37 +513,51 @@ func (p *Package) afterSuccess(call ssa.Instruction, at ssa.Instruction) bool {
 // marshalledObject returns the object whose encoding a byte slice is
 // (json.Marshal(obj), also through a variable), or nil.
 func (p *Package) marshalledObject(data ssa.Value) ssa.Value {
+	obj, _ := p.encodingOf(data)
+	return obj
+}
+
+// encodingOf returns the object whose encoding a byte slice is (see
+// marshalledObject), or whether the bytes are a patch applied to the
+// caller's bytes (jsonpatch.MergePatch(orig, patch) with orig a
+// parameter): a patch is applied to the encoding of an object that exists,
+// which the function cannot see, so an object decoded from them is of no
+// origin it knows, not a manifest.
+func (p *Package) encodingOf(data ssa.Value) (obj ssa.Value, callers bool) {
+	patched := false
 	for depth := 0; data != nil && depth < maxMarshalChain; depth++ {
 		switch x := strip(data).(type) {
 		case *ssa.Extract:
 			call, ok := x.Tuple.(*ssa.Call)
 			if !ok || x.Index != 0 {
-				return nil
+				return nil, false
 			}
 			if model.IsEncoder(call.Common()) {
 				if v := strip(call.Call.Args[0]); model.IsObject(v.Type()) {
-					return v
+					return v, false
 				}
-				return nil
+				return nil, false
 			}
 			if doc, ok := model.PatchApplier(call.Common()); ok {
 				// A patch applied to the encoding of an object: its
 				// metadata, resourceVersion included, stays.
-				data = doc
+				data, patched = doc, true
 				continue
 			}
-			return nil
+			return nil, false
 		case *ssa.UnOp:
 			vals := p.VariableValues(x)
 			if len(vals) != 1 {
-				return nil
+				return nil, false
 			}
 			data = vals[0]
+		case *ssa.Parameter:
+			return nil, patched
 		default:
-			return nil
+			return nil, false
 		}
 	}
-	return nil
+	return nil, false
 }
 
 // RefilledWhere reports whether the object v refers to is filled again

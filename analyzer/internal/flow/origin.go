@@ -358,8 +358,13 @@ func (p *Package) callResult(call *ssa.Call, idx int, info *objInfo) {
 			p.merge(info, p.describe(model.Arg(c, f.Src)))
 			return
 		case f.Kind == model.FuncDecode && f.Dst < 0 && idx == 0:
-			if src := p.marshalledObject(model.Arg(c, f.Data)); src != nil {
+			src, callers := p.encodingOf(model.Arg(c, f.Data))
+			switch {
+			case src != nil:
 				p.merge(info, p.describe(src))
+				return
+			case callers:
+				add(info, Origin{Kind: Unknown, Site: call})
 				return
 			}
 			add(info, Origin{Kind: Constructed, Site: call, Decoded: true})
