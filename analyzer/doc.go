@@ -104,7 +104,10 @@ inside a helper such as return ignoreConflict(err), in any package) instead
 of being returned. The change is then lost whenever another writer got there
 first. Returning the error is fine: a controller's work queue requeues it,
 and a caller may retry; so is asking for a requeue on conflict, also from a
-deferred closure that sets the function's named results. So is a write on a
+deferred closure that sets the function's named results, or putting the
+object back on a work queue (queue.AddRateLimited, AddAfter, or a function,
+method or func-valued field named enqueue... or requeue..., as controllers
+name their wrappers of it: ec.enqueueExperimentAfter(ex, time.Second)). So is a write on a
 path on which the function then returns a non-nil error or asks for a
 requeue, whichever error that is (a best-effort status write on an error
 path: the next reconcile writes it again), also in an unexported helper

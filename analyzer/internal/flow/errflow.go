@@ -564,7 +564,7 @@ func (p *Package) instrsHandOn(instrs []ssa.Instruction, afterSuccess, onFailure
 			if model.ErrorUseOf(x.Common()) == model.ErrExit {
 				return true, true
 			}
-			if !afterSuccess && (model.IsWorkqueueAdd(x.Common()) || (onFailure && p.rewrites(x.Common()))) {
+			if !afterSuccess && (model.IsWorkqueueAdd(x.Common()) || model.IsRequeueCall(x.Common()) || (onFailure && p.rewrites(x.Common()))) {
 				return true, true
 			}
 		case *ssa.Store:

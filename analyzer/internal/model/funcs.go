@@ -292,6 +292,38 @@ func IsWorkqueueAdd(c *ssa.CallCommon) bool {
 	return path == Workqueue && (name == "Add" || name == "AddRateLimited" || name == "AddAfter")
 }
 
+// IsRequeueCall reports whether a call puts the work back on a queue, by
+// the name of what it calls: a function, method or func-valued field
+// named enqueue... or requeue... (ec.enqueueExperimentAfter(ex, time.Second),
+// c.enqueue(obj), r.requeueAfter(key, d)), as controllers name their
+// wrappers of a work queue's Add.
+func IsRequeueCall(c *ssa.CallCommon) bool {
+	var name string
+	switch {
+	case c.IsInvoke():
+		name = c.Method.Name()
+	case c.StaticCallee() != nil:
+		if c.StaticCallee().Parent() != nil {
+			return false // a closure: its name says nothing
+		}
+		name = c.StaticCallee().Name()
+	default:
+		switch v := c.Value.(type) {
+		case *ssa.UnOp:
+			if fa, ok := v.X.(*ssa.FieldAddr); ok {
+				st := fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
+				name = st.Field(fa.Field).Name()
+			}
+		case *ssa.Field:
+			name = v.X.Type().Underlying().(*types.Struct).Field(v.Field).Name()
+		case *ssa.Parameter:
+			name = v.Name()
+		}
+	}
+	name = strings.ToLower(name)
+	return strings.HasPrefix(name, "enqueue") || strings.HasPrefix(name, "requeue")
+}
+
 // IsConflictFunc reports whether a function is apierrors.IsConflict (passed
 // as a value: retry.OnError(backoff, apierrors.IsConflict, fn)).
 func IsConflictFunc(obj *types.Func) bool {
