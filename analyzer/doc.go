@@ -51,7 +51,9 @@ An Update of an object that carries no resourceVersion from a read.
 
 An object built from scratch (a composite literal, new, a decoded manifest,
 a builder function), or a read object whose resourceVersion was set to "",
-is written unconditionally: the PUT overwrites every change made since the
+is written unconditionally (an object decoded from a patch applied to bytes
+the function is given, jsonpatch.MergePatch(orig, patch), is not a
+manifest: those bytes encode an object that exists): the PUT overwrites every change made since the
 object was last read by anyone. Reported at the Update call, or at the call
 of a helper that updates the object it is given, pointing at the helper's
 Update at the end of its chain of calls. A helper of the package itself
@@ -62,7 +64,8 @@ A create-or-replace of a built-in kind is not reported: a function that
 creates the object it updates (Create, and on AlreadyExists Update the same
 object; or an existence check that keeps nothing it read, then Create or
 Update), itself or through a helper, and reads no object whose
-resourceVersion it could copy. It claims the whole object by design, and
+resourceVersion it could copy (nor does the function that calls the helper,
+or that encloses the closure). It claims the whole object by design, and
 the PUT replaces it as the author means. The same for a custom resource is
 reported: the API server rejects an update without a resourceVersion.
 A successful Create followed by an Update of the same built object is

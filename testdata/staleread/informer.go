@@ -20,6 +20,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/retry"
 	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
 
 	"lostupdate.test/staleread/retryutil"
 )
@@ -347,8 +348,8 @@ func (c *NodeTaintController) okListerOnlyOnFirstAttempt(ctx context.Context, no
 	})
 }
 
-// The control: the flag is set only once the write went through, so
-// every attempt after a conflict reads the lister again.
+// The control: the flag is cleared, never set, so every attempt after a
+// conflict reads the lister again.
 func (c *NodeTaintController) badListerFlagNeverSet(ctx context.Context, nodeName string, taint corev1.Taint) error {
 	live := false
 	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
@@ -370,6 +371,56 @@ func (c *NodeTaintController) badListerFlagNeverSet(ctx context.Context, nodeNam
 		_, err := c.client.CoreV1().Nodes().Update(ctx, node, metav1.UpdateOptions{})
 		if err == nil {
 			live = false
+		}
+		return err
+	})
+}
+
+// The control: the flag is set after a write that went through, not after
+// a failed one: every attempt after a conflict reads the lister again.
+func (c *NodeTaintController) badListerFlagSetOnSuccess(ctx context.Context, nodeName string, taint corev1.Taint) error {
+	refresh := false
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		var node *corev1.Node
+		if refresh {
+			live, err := c.client.CoreV1().Nodes().Get(ctx, nodeName, metav1.GetOptions{})
+			if err != nil {
+				return err
+			}
+			node = live
+		} else {
+			cached, err := c.nodeLister.Get(nodeName) // want "^stale-read: "
+			if err != nil {
+				return err
+			}
+			node = cached.DeepCopy()
+		}
+		node.Spec.Taints = append(node.Spec.Taints, taint)
+		_, err := c.client.CoreV1().Nodes().Update(ctx, node, metav1.UpdateOptions{})
+		if err == nil {
+			refresh = true
+		}
+		return err
+	})
+}
+
+// The control: the branch on the flag only logs; the lister read after it
+// runs on every attempt.
+func (c *NodeTaintController) badListerAfterFlagBranch(ctx context.Context, nodeName string, taint corev1.Taint) error {
+	refresh := false
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		if refresh {
+			klog.Infof("retrying taint of %s", nodeName)
+		}
+		cached, err := c.nodeLister.Get(nodeName) // want "^stale-read: "
+		if err != nil {
+			return err
+		}
+		node := cached.DeepCopy()
+		node.Spec.Taints = append(node.Spec.Taints, taint)
+		_, err = c.client.CoreV1().Nodes().Update(ctx, node, metav1.UpdateOptions{})
+		if err != nil {
+			refresh = true
 		}
 		return err
 	})

@@ -2,6 +2,7 @@ package unconditionalpatch
 
 import (
 	"context"
+	"maps"
 	"strconv"
 	"strings"
 
@@ -206,4 +207,36 @@ func (r *SyncTemplate) resetOwners(ctx context.Context, key client.ObjectKey) er
 	base := cm.DeepCopy()
 	cm.OwnerReferences = []metav1.OwnerReference{{APIVersion: "v1", Kind: "Namespace", Name: "default", UID: "uid-1"}}
 	return r.Patch(ctx, cm, client.MergeFrom(base))
+}
+
+// The control: the list is made anew, then filled from the list read: a
+// read-modify-write of the conditions.
+func (r *SyncTemplate) rebuildConditionsFromRead(ctx context.Context, key client.ObjectKey) error {
+	deploy := &appsv1.Deployment{}
+	if err := r.Get(ctx, key, deploy); err != nil {
+		return err
+	}
+	base := deploy.DeepCopy()
+	old := deploy.Status.Conditions
+	deploy.Status.Conditions = make([]appsv1.DeploymentCondition, len(old))
+	for i, c := range old {
+		deploy.Status.Conditions[i] = c
+		deploy.Status.Conditions[i].Status = corev1.ConditionUnknown
+	}
+	return r.Status().Patch(ctx, deploy, client.MergeFrom(base)) // want "^unconditional-patch: .*conditions list"
+}
+
+// The control: the annotations are set whole to a copy in which a
+// counter read from them is advanced.
+func (r *SyncTemplate) countSyncsInCopy(ctx context.Context, key client.ObjectKey) error {
+	deploy := &appsv1.Deployment{}
+	if err := r.Get(ctx, key, deploy); err != nil {
+		return err
+	}
+	base := deploy.DeepCopy()
+	ann := maps.Clone(deploy.Annotations)
+	n, _ := strconv.Atoi(deploy.Annotations["example.com/syncs"])
+	ann["example.com/syncs"] = strconv.Itoa(n + 1)
+	deploy.Annotations = ann
+	return r.Patch(ctx, deploy, client.MergeFrom(base)) // want "^unconditional-patch: .*annotations"
 }

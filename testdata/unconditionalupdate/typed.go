@@ -100,6 +100,18 @@ func badReplaceWithLiveAtHand(ctx context.Context, cs kubernetes.Interface, ns s
 	return err
 }
 
+// The control: Update after a Create that failed with AlreadyExists or succeeded: the PUT also runs after a successful Create, on an object built without a resourceVersion.
+func badUpdateAfterCreateOrAlreadyExists(ctx context.Context, cs kubernetes.Interface, ns string, settings map[string]string) error {
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "app-settings", Namespace: ns}}
+	_, err := cs.CoreV1().ConfigMaps(ns).Create(ctx, cm, metav1.CreateOptions{})
+	if err != nil && !apierrors.IsAlreadyExists(err) {
+		return err
+	}
+	cm.Data = settings
+	_, err = cs.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{}) // want "^unconditional-update: .*cm"
+	return err
+}
+
 // The control: a successful Create, then a PUT of the same built object (client-go's Create does not fill it in): not a replace, reported.
 func badUpdateAfterCreateSucceeded(ctx context.Context, cs kubernetes.Interface, ns string, settings map[string]string) error {
 	cm := &corev1.ConfigMap{

@@ -551,7 +551,7 @@ func (p *Package) encodingOf(data ssa.Value) (obj ssa.Value, callers bool) {
 				return nil, false
 			}
 			data = vals[0]
-		case *ssa.Parameter:
+		case *ssa.Parameter, *ssa.FreeVar:
 			return nil, patched
 		default:
 			return nil, false

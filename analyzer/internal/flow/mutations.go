@@ -41,7 +41,7 @@ func (p *Package) Mutations(v ssa.Value, from, to ssa.Instruction) []Mutation {
 	for _, a := range aliases {
 		all = append(all, p.mutationsOn(a, "", set, 0)...)
 	}
-	p.fillsOfReplaced(all)
+	p.fillsOfReplaced(all, set)
 	var out []Mutation
 	for _, m := range all {
 		if m.Instr == from || m.Instr == to {
@@ -67,9 +67,10 @@ func (p *Package) Mutations(v ssa.Value, from, to ssa.Instruction) []Mutation {
 // set of the whole list to desired state dominates: make([]T, n), then
 // obj.Status.Plugins[i].Name = ... fills the list just set, not the list
 // that was read.
-func (p *Package) fillsOfReplaced(ms []Mutation) {
+func (p *Package) fillsOfReplaced(ms []Mutation, obj map[ssa.Value]bool) {
 	for i := range ms {
-		if _, ok := ms[i].Instr.(*ssa.IndexAddr); !ok || !ms[i].List || ms[i].Replaced {
+		ia, ok := ms[i].Instr.(*ssa.IndexAddr)
+		if !ok || !ms[i].List || ms[i].Replaced || p.filledFrom(ia, obj, ms[i].Field) {
 			continue
 		}
 		for _, set := range ms {
@@ -79,6 +80,32 @@ func (p *Package) fillsOfReplaced(ms []Mutation) {
 			}
 		}
 	}
+}
+
+// filledFrom reports whether a value stored into a list element (or into
+// a field of it) is computed from the list itself: the list read, copied
+// into the new one (old := obj.List; obj.List = make(...); obj.List[i] = old[i]).
+func (p *Package) filledFrom(ia *ssa.IndexAddr, obj map[ssa.Value]bool, field string) bool {
+	var stored func(v ssa.Value, depth int) bool
+	stored = func(v ssa.Value, depth int) bool {
+		if depth > maxAliasDepth {
+			return false
+		}
+		for _, r := range *v.Referrers() {
+			switch r := r.(type) {
+			case *ssa.Store:
+				if r.Addr == v && p.fromObject(r.Val, obj, field) {
+					return true
+				}
+			case *ssa.FieldAddr:
+				if stored(r, depth+1) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return stored(ia, 0)
 }
 
 // objectAliases returns every value that may refer to the object v refers
@@ -177,14 +204,19 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 			case isMap && keyedMap(ft):
 				// obj.Labels = lo.Assign(obj.Labels, more): a merge patch
 				// of a map sends the keys that changed, each set blind;
-				// concurrent changes to other keys are kept.
+				// concurrent changes to other keys are kept. Unless a
+				// value put in a map on the way is computed from the
+				// map read (ann := maps.Clone(obj.Annotations);
+				// ann["n"] = inc(obj.Annotations["n"]); obj.Annotations = ann).
+				m.FromRead = p.mapValueFromRead(r.Parent(), obj, sub)
 			case !isSlice:
 				m.FromRead = p.fromObject(r.Val, obj, sub)
 			case emptyList(r.Val):
 				// obj.Status.ResourceKey = nil: cleared to a constant, the
 				// controller's desired state whatever the list held; or
-				// make([]T, n), filled after.
-				m.Remove, m.Replaced = true, true
+				// make([]T, n), filled after (see fillsOfReplaced).
+				_, made := strip(r.Val).(*ssa.MakeSlice)
+				m.Remove, m.Replaced = !made, true
 			default:
 				m.Remove = p.sublist(r.Val, obj, sub)
 				m.Replaced = !m.Remove && !p.fromObject(r.Val, obj, sub)
@@ -258,6 +290,19 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 		}
 	}
 	return out
+}
+
+// mapValueFromRead reports whether a function puts into a map a value
+// computed from the map field of the object read.
+func (p *Package) mapValueFromRead(fn *ssa.Function, obj map[ssa.Value]bool, field string) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if u, ok := instr.(*ssa.MapUpdate); ok && p.fromObject(u.Value, obj, field) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // keyedMap reports whether a merge patch of a map type merges it key by

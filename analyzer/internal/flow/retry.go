@@ -1134,21 +1134,50 @@ func (p *Package) CacheFirstAttempt(read ssa.CallInstruction) bool {
 		}
 		var want string // the value the flag is set to that leaves the branch of the read
 		switch {
-		case idom.Succs[1].Dominates(read.Block()) && idom.Succs[0] != idom.Succs[1]:
+		case branchDominates(idom.Succs[1], read.Block()):
 			want = "true"
-		case idom.Succs[0].Dominates(read.Block()):
+		case branchDominates(idom.Succs[0], read.Block()):
 			want = "false"
 		default:
 			continue
 		}
 		for _, bb := range fn.Blocks {
 			for _, instr := range bb.Instrs {
-				if s, ok := instr.(*ssa.Store); ok && s.Addr == flag.X {
+				if s, ok := instr.(*ssa.Store); ok && s.Addr == flag.X && onErrorPath(bb) {
 					if c, ok := s.Val.(*ssa.Const); ok && c.Value != nil && c.Value.String() == want {
 						return true
 					}
 				}
 			}
+		}
+	}
+	return false
+}
+
+// branchDominates reports whether a branch target dominates b: a target
+// with one predecessor, not a block the branch joins with the other.
+func branchDominates(target, b *ssa.BasicBlock) bool {
+	return len(target.Preds) == 1 && target.Dominates(b)
+}
+
+// onErrorPath reports whether a block runs only when an error is not nil:
+// a dominating test err != nil (or err == nil's else) branches to it.
+func onErrorPath(b *ssa.BasicBlock) bool {
+	for x := b; x != nil && x.Idom() != nil; x = x.Idom() {
+		idom := x.Idom()
+		if len(idom.Instrs) == 0 {
+			continue
+		}
+		iff, ok := idom.Instrs[len(idom.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		bin, ok := iff.Cond.(*ssa.BinOp)
+		if !ok || !(isNil(bin.X) || isNil(bin.Y)) || !model.IsError(bin.X.Type()) {
+			continue
+		}
+		if f := failureSuccessor(iff); f != nil && branchDominates(f, b) {
+			return true
 		}
 	}
 	return false

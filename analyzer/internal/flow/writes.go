@@ -46,8 +46,18 @@ func (p *Package) writesIn(fn *ssa.Function) []*WriteSite {
 		}
 	}
 	var created map[ssa.Value][]creation
+	atHand := -1 // whether an object read is at hand, once asked: its resourceVersion could be copied
 	for _, w := range out {
 		if w.Op != model.OpUpdate || w.Obj == nil {
+			continue
+		}
+		if atHand < 0 {
+			atHand = 0
+			if p.readsAtHand(fn) || p.readsAtHand(outermost(fn)) {
+				atHand = 1
+			}
+		}
+		if atHand == 1 {
 			continue
 		}
 		if w.Via != nil && w.ViaWrite.Replaces {
@@ -56,9 +66,6 @@ func (p *Package) writesIn(fn *ssa.Function) []*WriteSite {
 		}
 		if created == nil {
 			created = p.createdIn(fn)
-			if len(created) > 0 && p.readsAtHand(fn) {
-				created = map[ssa.Value][]creation{} // an object read is at hand: its resourceVersion could be copied
-			}
 		}
 		for _, c := range created[ssax.Strip(w.Obj)] {
 			if !p.mayReach(c.call, w.Call) || onFailure(c.err, w.Call) {
@@ -157,7 +164,9 @@ func onFailure(err ssa.Value, at ssa.Instruction) bool {
 				}
 			}
 		}
-		if iff != nil && branch != nil && branch.Dominates(at.Block()) {
+		// The branch, not a block it joins with the success path: a
+		// branch target with one predecessor.
+		if iff != nil && branch != nil && len(branch.Preds) == 1 && branch.Dominates(at.Block()) {
 			return true
 		}
 	}
