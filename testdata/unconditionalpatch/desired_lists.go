@@ -240,3 +240,20 @@ func (r *SyncTemplate) countSyncsInCopy(ctx context.Context, key client.ObjectKe
 	deploy.Annotations = ann
 	return r.Patch(ctx, deploy, client.MergeFrom(base)) // want "^unconditional-patch: .*annotations"
 }
+
+// A copy of the annotations read, kept for a log line, is not what the
+// patch sends: the annotations are set whole to a new map of constants.
+func (r *SyncTemplate) resetAnnotationsLogged(ctx context.Context, key client.ObjectKey, logf func(string, ...any)) error {
+	deploy := &appsv1.Deployment{}
+	if err := r.Get(ctx, key, deploy); err != nil {
+		return err
+	}
+	base := deploy.DeepCopy()
+	seen := make(map[string]string, len(deploy.Annotations))
+	for k, v := range deploy.Annotations {
+		seen[k] = v
+	}
+	logf("resetting annotations %v", seen)
+	deploy.Annotations = map[string]string{"example.com/managed": "true"}
+	return r.Patch(ctx, deploy, client.MergeFrom(base))
+}

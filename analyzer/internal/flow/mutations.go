@@ -208,7 +208,7 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 				// value put in a map on the way is computed from the
 				// map read (ann := maps.Clone(obj.Annotations);
 				// ann["n"] = inc(obj.Annotations["n"]); obj.Annotations = ann).
-				m.FromRead = p.mapValueFromRead(r.Parent(), obj, sub)
+				m.FromRead = p.mapValueFromRead(r.Val, obj, sub)
 			case !isSlice:
 				m.FromRead = p.fromObject(r.Val, obj, sub)
 			case emptyList(r.Val):
@@ -292,14 +292,13 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 	return out
 }
 
-// mapValueFromRead reports whether a function puts into a map a value
-// computed from the map field of the object read.
-func (p *Package) mapValueFromRead(fn *ssa.Function, obj map[ssa.Value]bool, field string) bool {
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			if u, ok := instr.(*ssa.MapUpdate); ok && p.fromObject(u.Value, obj, field) {
-				return true
-			}
+// mapValueFromRead reports whether a map stored whole has a value put
+// into it that is computed from the map field of the object read.
+func (p *Package) mapValueFromRead(m ssa.Value, obj map[ssa.Value]bool, field string) bool {
+	m = strip(m)
+	for _, r := range *m.Referrers() {
+		if u, ok := r.(*ssa.MapUpdate); ok && u.Map == m && p.fromObject(u.Value, obj, field) {
+			return true
 		}
 	}
 	return false
