@@ -3,6 +3,7 @@ package flow
 import (
 	"go/token"
 	"go/types"
+	"iter"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -1119,15 +1120,8 @@ func (p *Package) RV0FirstAttempt(read ssa.CallInstruction) bool {
 // conflict reads from the API server.
 func (p *Package) CacheFirstAttempt(read ssa.CallInstruction) bool {
 	fn := read.Parent()
-	for b := read.Block(); b != nil && b.Idom() != nil; b = b.Idom() {
-		idom := b.Idom()
-		if len(idom.Instrs) == 0 {
-			continue
-		}
-		iff, ok := idom.Instrs[len(idom.Instrs)-1].(*ssa.If)
-		if !ok {
-			continue
-		}
+	for iff := range dominatingIfs(read.Block()) {
+		idom := iff.Block()
 		flag, ok := iff.Cond.(*ssa.UnOp)
 		if !ok || flag.Op != token.MUL {
 			continue
@@ -1163,15 +1157,7 @@ func branchDominates(target, b *ssa.BasicBlock) bool {
 // onErrorPath reports whether a block runs only when an error is not nil:
 // a dominating test err != nil (or err == nil's else) branches to it.
 func onErrorPath(b *ssa.BasicBlock) bool {
-	for x := b; x != nil && x.Idom() != nil; x = x.Idom() {
-		idom := x.Idom()
-		if len(idom.Instrs) == 0 {
-			continue
-		}
-		iff, ok := idom.Instrs[len(idom.Instrs)-1].(*ssa.If)
-		if !ok {
-			continue
-		}
+	for iff := range dominatingIfs(b) {
 		bin, ok := iff.Cond.(*ssa.BinOp)
 		if !ok || !(isNil(bin.X) || isNil(bin.Y)) || !model.IsError(bin.X.Type()) {
 			continue
@@ -1181,4 +1167,20 @@ func onErrorPath(b *ssa.BasicBlock) bool {
 		}
 	}
 	return false
+}
+
+// dominatingIfs yields the branches that decide whether b runs: the If
+// ending each block that dominates b, nearest first.
+func dominatingIfs(b *ssa.BasicBlock) iter.Seq[*ssa.If] {
+	return func(yield func(*ssa.If) bool) {
+		for x := b; x != nil && x.Idom() != nil; x = x.Idom() {
+			idom := x.Idom()
+			if len(idom.Instrs) == 0 {
+				continue
+			}
+			if iff, ok := idom.Instrs[len(idom.Instrs)-1].(*ssa.If); ok && !yield(iff) {
+				return
+			}
+		}
+	}
 }

@@ -164,9 +164,8 @@ func onFailure(err ssa.Value, at ssa.Instruction) bool {
 				}
 			}
 		}
-		// The branch, not a block it joins with the success path: a
-		// branch target with one predecessor.
-		if iff != nil && branch != nil && len(branch.Preds) == 1 && branch.Dominates(at.Block()) {
+		// The branch, not a block it joins with the success path.
+		if iff != nil && branch != nil && branchDominates(branch, at.Block()) {
 			return true
 		}
 	}
