@@ -233,10 +233,10 @@ func TestTests(t *testing.T) {
 	t.Parallel()
 	t.Run("default", func(t *testing.T) {
 		t.Parallel()
-		analysistest.Run(t, testdata, newAnalyzer(t, analyzer.Config{ReportUnusedDirectives: true}), "./testcode")
+		analysistest.Run(t, testdata, newAnalyzer(t, analyzer.Config{ReportUnusedDirectives: true}), "./testcode", "./testcode/test/framework")
 	})
 	t.Run("included", func(t *testing.T) {
 		t.Parallel()
-		analysistest.Run(t, testdata, newAnalyzer(t, analyzer.Config{Tests: true, ReportUnusedDirectives: true}), "./testcode/included")
+		analysistest.Run(t, testdata, newAnalyzer(t, analyzer.Config{Tests: true, ReportUnusedDirectives: true}), "./testcode/included", "./testcode/included/e2e/fixture")
 	})
 }

@@ -47,8 +47,9 @@ type Config struct {
 	// plugin; no flag.
 	OmitRelated bool
 	// Tests reports findings in test code too. Test code is a file named
-	// *_test.go, or a file that imports testing or a test framework
-	// (ginkgo, gomega, testify): an e2e suite or a test helper package.
+	// *_test.go, a file that imports testing or a test framework
+	// (ginkgo, gomega, testify), or a package in a test directory of its
+	// module (model.IsTestSupportDir: test/framework, test/e2e/fixture).
 	// Without it those files are analysed all the same (a helper there
 	// still has its summary) but nothing in them is reported, the way
 	// gosec leaves tests out without -tests: a lost update in a test loses
@@ -146,7 +147,7 @@ func (c *Config) bindFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&c.ReportUnusedDirectives, "report-unused-directives", c.ReportUnusedDirectives,
 		"report //nolint:lostupdate and //lostupdate:ignore directives that suppress no finding")
 	fs.BoolVar(&c.Tests, "tests", c.Tests,
-		"report findings in test code too: *_test.go files and files that import testing or a test framework")
+		"report findings in test code too: *_test.go files, files that import testing or a test framework, and packages in test directories (test/..., e2e/...)")
 	fs.BoolVar(&c.ReportSkipped, "report-skipped", c.ReportSkipped,
 		"report each function not analysed and why (its size), under the category skipped")
 }

@@ -89,19 +89,39 @@ func (ck *checker) helperWritePos(w *writes.Write) token.Pos {
 }
 
 // inTestCode reports whether a position is in test code: a file named
-// *_test.go, or one that imports testing or a test framework.
+// *_test.go, a file that imports testing or a test framework, or any file
+// of a directory of test support (isTestSupport).
 func (ck *checker) inTestCode(pos token.Pos) bool {
 	if ck.testFiles == nil {
 		ck.testFiles = map[*token.File]bool{}
+		support := ck.isTestSupport()
 		for _, f := range ck.pass.Files {
 			tf := ck.pass.Fset.File(f.Pos())
 			if tf == nil {
 				continue
 			}
-			ck.testFiles[tf] = isTestFile(tf.Name(), f)
+			ck.testFiles[tf] = support || isTestFile(tf.Name(), f)
 		}
 	}
 	return ck.testFiles[ck.pass.Fset.File(pos)]
+}
+
+// isTestSupport reports whether the package is test support code as a
+// whole: a directory of its module's tests (model.IsTestSupportDir), such
+// as test/framework or test/e2e/fixture, where a file of RBAC helpers that
+// imports no test framework is test code all the same.
+func (ck *checker) isTestSupport() bool {
+	rel := ck.pass.Pkg.Path()
+	if m := ck.pass.Module; m != nil && m.Path != "" {
+		if rel == m.Path {
+			rel = ""
+		} else if r, ok := strings.CutPrefix(rel, m.Path+"/"); ok {
+			rel = r
+		}
+	} else {
+		rel = model.WithinRepo(rel)
+	}
+	return model.IsTestSupportDir(rel)
 }
 
 // isTestFile reports whether a file is test code: named *_test.go, or

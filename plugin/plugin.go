@@ -57,8 +57,8 @@ type Settings struct {
 	// ReportUnusedDirectives reports //lostupdate:ignore directives that
 	// suppress nothing (golangci-lint's nolintlint reports unused //nolint).
 	ReportUnusedDirectives bool `json:"report-unused-directives"`
-	// Tests reports findings in test code too: *_test.go files and files
-	// that import testing or a test framework.
+	// Tests reports findings in test code too: *_test.go files, files that
+	// import testing or a test framework, and packages in test directories.
 	Tests bool `json:"tests"`
 }
 

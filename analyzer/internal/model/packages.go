@@ -233,6 +233,51 @@ func IsTestPackage(path string) bool {
 	return false
 }
 
+// IsTestSupportDir reports whether a package directory, given relative to
+// its module's root (slash-separated), holds test code by the conventions
+// of Go repositories: a path element that names tests (test, tests, e2e,
+// testing, testutil, testhelpers, testframework, ...) or ends in tests,
+// e2e, _test or -test (integrationtests, conformance_test). Names that
+// only begin with test (testcode, tester) are not enough, and envtest, a
+// library, is not a test directory. The module's own path is not looked
+// at: a module named test-operator is not a test.
+func IsTestSupportDir(rel string) bool {
+	for el := range strings.SplitSeq(rel, "/") {
+		if testDirs[el] || strings.HasSuffix(el, "tests") || strings.HasSuffix(el, "e2e") ||
+			strings.HasSuffix(el, "_test") || strings.HasSuffix(el, "-test") {
+			return true
+		}
+	}
+	return false
+}
+
+// testDirs are the directory names of test code.
+var testDirs = map[string]bool{
+	"test": true, "testing": true, "testdata": true,
+	"testutil": true, "testutils": true, "testhelper": true, "testhelpers": true,
+	"testframework": true, "testfixtures": true, "testsupport": true, "testenv": true,
+	"testlib": true, "testlibs": true, "testcommon": true,
+}
+
+// WithinRepo returns an import path without the part that names its
+// repository, for a driver that does not say which module a package is in:
+// github.com/owner/repo/test/framework gives test/framework. A path whose
+// first element is not a host name (no dot) is returned as it is.
+func WithinRepo(path string) string {
+	els := strings.Split(path, "/")
+	if len(els) == 0 || !strings.Contains(els[0], ".") {
+		return path
+	}
+	n := 3 // host/owner/repo
+	if els[0] == "k8s.io" || els[0] == "sigs.k8s.io" || els[0] == "go.etcd.io" {
+		n = 2 // host/repo
+	}
+	if len(els) <= n {
+		return ""
+	}
+	return strings.Join(els[n:], "/")
+}
+
 // IsFakePackage reports whether a package holds fake clients: a package
 // named fake, as client-go's kubernetes/fake, dynamic/fake and metadata/fake,
 // controller-runtime's pkg/client/fake and every clientset client-gen

@@ -209,3 +209,40 @@ func TestLibraryNamesFound(t *testing.T) {
 		})
 	}
 }
+
+// TestTestSupportDir checks the directory names of test code, and names
+// that only look like them.
+func TestTestSupportDir(t *testing.T) {
+	for rel, want := range map[string]bool{
+		"test/framework":          true,
+		"test/e2e/fixture":        true,
+		"e2e":                     true,
+		"pkg/util/testutil":       true,
+		"internal/testing":        true,
+		"integrationtests/gitjob": true,
+		"pkg/conformance_test":    true,
+		"":                        false,
+		"pkg/controller":          false,
+		"testcode":                false,
+		"pkg/latest":              false,
+		"internal/envtest":        false,
+		"pkg/controller/contest":  false,
+		"cmd/tester":              false,
+	} {
+		if got := IsTestSupportDir(rel); got != want {
+			t.Errorf("IsTestSupportDir(%q) = %v, want %v", rel, got, want)
+		}
+	}
+	for path, want := range map[string]string{
+		"github.com/prometheus-operator/prometheus-operator/test/framework": "test/framework",
+		"github.com/acme/test-operator":                                     "",
+		"sigs.k8s.io/kueue/test/util":                                       "test/util",
+		"k8s.io/kubernetes/test/e2e":                                        "test/e2e",
+		"lostupdate.test/testcode":                                          "",
+		"example/test":                                                      "example/test",
+	} {
+		if got := WithinRepo(path); got != want {
+			t.Errorf("WithinRepo(%q) = %q, want %q", path, got, want)
+		}
+	}
+}
