@@ -104,3 +104,73 @@ func okWidgetListDefaultReplicas(ctx context.Context, wc versioned.Interface, ns
 	}
 	return nil
 }
+
+// The Widget to write is a copy of the proposed one when there is no
+// current Widget, and a copy of the current one otherwise; the same test
+// then chooses between Create and Update. The Update only ever sees the
+// copy of current, which carries its resourceVersion. Not reported.
+func goodProposedOnlyWhenNoneExists(ctx context.Context, wc versioned.Interface, proposed, current *widgetsv1.Widget) error {
+	var next *widgetsv1.Widget
+	if current == nil {
+		next = proposed.DeepCopy()
+	} else {
+		next = current.DeepCopy()
+		next.Spec = proposed.Spec
+	}
+	next.Labels = map[string]string{"example.com/generated": "true"}
+	var err error
+	if current == nil {
+		_, err = wc.WidgetsV1().Widgets(next.Namespace).Create(ctx, next, metav1.CreateOptions{})
+	} else if next.Spec.Image != current.Spec.Image {
+		_, err = wc.WidgetsV1().Widgets(next.Namespace).Update(ctx, next, metav1.UpdateOptions{})
+	}
+	return err
+}
+
+// The same, but the proposed copy is also taken when force is set, whether
+// or not a current Widget exists: the Update can send the proposed Widget
+// with no resourceVersion.
+func badProposedWhenForced(ctx context.Context, wc versioned.Interface, proposed, current *widgetsv1.Widget, force bool) error {
+	var next *widgetsv1.Widget
+	if current == nil || force {
+		next = proposed.DeepCopy()
+	} else {
+		next = current.DeepCopy()
+		next.Spec = proposed.Spec
+	}
+	var err error
+	if current == nil {
+		_, err = wc.WidgetsV1().Widgets(next.Namespace).Create(ctx, next, metav1.CreateOptions{})
+	} else {
+		_, err = wc.WidgetsV1().Widgets(next.Namespace).Update(ctx, next, metav1.UpdateOptions{}) // want "^unconditional-update: "
+	}
+	return err
+}
+
+// desiredWidget is the Widget a template asks for.
+func desiredWidget(ns, name, image string) *widgetsv1.Widget {
+	return &widgetsv1.Widget{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
+		Spec:       widgetsv1.WidgetSpec{Image: image},
+	}
+}
+
+// currentWidget returns the Widget as it is, or nil if there is none.
+func currentWidget(ctx context.Context, wc versioned.Interface, ns, name string) (*widgetsv1.Widget, error) {
+	w, err := wc.WidgetsV1().Widgets(ns).Get(ctx, name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil, nil
+	}
+	return w, err
+}
+
+func syncWidget(ctx context.Context, wc versioned.Interface, ns, name, image string, force bool) error {
+	current, err := currentWidget(ctx, wc, ns, name)
+	if err != nil {
+		return err
+	}
+	if err := goodProposedOnlyWhenNoneExists(ctx, wc, desiredWidget(ns, name, image), current); err != nil {
+		return err
+	}
+	return badProposedWhenForced(ctx, wc, desiredWidget(ns, name, image), current, force)
+}

@@ -435,6 +435,19 @@ func (p *Package) objectAt(v ssa.Value, at ssa.Instruction, depth int) []Origin 
 		return nil
 	}
 	info := p.describe(v)
+	origins := info.origins
+	if phi, ok := strip(v).(*ssa.Phi); ok {
+		if dead := infeasibleEdges(phi, at); dead != nil {
+			// Only the ways into the phi that at can follow give it an
+			// origin; the events on the phi's value stay.
+			origins = nil
+			for i, e := range phi.Edges {
+				if !dead[i] && !isNil(e) {
+					origins = append(origins, p.describe(e).origins...)
+				}
+			}
+		}
+	}
 	var evs []*event
 	for _, e := range info.events {
 		if e.instr != at && p.mayReach(e.instr, at) && (!e.onSuccess || p.afterSuccess(e.instr, at)) {
@@ -454,7 +467,7 @@ func (p *Package) objectAt(v ssa.Value, at ssa.Instruction, depth int) []Origin 
 	}
 	var out []Origin
 	if last == nil {
-		out = append(out, info.origins...)
+		out = append(out, origins...)
 	}
 	for _, e := range evs {
 		if last != nil && p.dominates(e.instr, last) {
