@@ -243,11 +243,13 @@ filtered list, slices.Delete or slices.DeleteFunc of the list, SetFinalizers
 of one) in a branch where the object's deletion
 timestamp is set (obj.DeletionTimestamp != nil,
 !obj.GetDeletionTimestamp().IsZero(), or after a return from their
-negation; or in an unexported helper given the object, when every caller
-in the package calls it so; or in a closure made there, such as a retried
-function that reads the object again): the API server refuses new
-finalizers on an object being deleted, so a stale list that brings back one removed meanwhile is rejected
-with 422 Unprocessable Entity instead of being applied. Nor is
+negation; or in an unexported helper given the object or a deep copy of
+it, when every caller in the package calls it so; or in a closure made
+there, such as a retried function that reads the object again), whether the
+patch is a diff or a body that sets metadata.finalizers to the list: the API
+server refuses new finalizers on an object being deleted, so a stale list
+that brings back one removed meanwhile is rejected with 422 Unprocessable
+Entity instead of being applied. Nor is
 Server-Side Apply, nor a patch whose body the analysis cannot see. With
 -strict-patch every patch that is not Server-Side Apply and has no
 precondition is reported.

@@ -170,6 +170,9 @@ func (ck *checker) patchHazard(w *writes.Write, info *patch.Info) (string, []ana
 		}
 		for _, h := range info.Holes {
 			if r := ck.flow.ReadFromField(h.Value, isTarget, memberField(h.Path)); r != nil {
+				if h.Path == "metadata.finalizers" && ck.removalWhileDeleting(flow.ReadBase(r), r, w) {
+					continue // as for a diff: a stale list is rejected while deleting
+				}
 				what := "a value"
 				if h.List {
 					what = "a list"
@@ -213,6 +216,21 @@ func (ck *checker) whileDeleting(w *writes.Write, obj ssa.Value) bool {
 		return w.WhileDeleting()
 	}
 	return ck.flow.WhileDeleting(obj, w.Call)
+}
+
+// removalWhileDeleting reports whether the finalizer list of obj, read at
+// r for the body of the patch w sends, only loses elements before it is
+// read, and w runs only while obj's deletion timestamp is set.
+func (ck *checker) removalWhileDeleting(obj ssa.Value, r ssa.Instruction, w *writes.Write) bool {
+	if obj == nil || !ck.flow.WhileDeleting(obj, w.Call) {
+		return false
+	}
+	for _, m := range ck.flow.Mutations(obj, nil, r) {
+		if m.Field == "finalizers" && !(m.List && m.Remove && !m.FromRead) {
+			return false
+		}
+	}
+	return true
 }
 
 // createOrPatch reports controllerutil.CreateOrPatch calls whose mutate

@@ -29,7 +29,7 @@ func (p *Package) whileDeleting(v ssa.Value, at ssa.Instruction, depth int) bool
 	}
 	obj := map[ssa.Value]bool{}
 	var params []*ssa.Parameter
-	for _, a := range p.objectAliases(v) {
+	for _, a := range p.deletionAliases(v) {
 		obj[a] = true
 		if prm, ok := a.(*ssa.Parameter); ok && prm.Parent() == at.Parent() {
 			params = append(params, prm)
@@ -56,6 +56,52 @@ func (p *Package) whileDeleting(v ssa.Value, at ssa.Instruction, depth int) bool
 		}
 	}
 	return true
+}
+
+// deletionAliases returns the values whose deletion timestamp is v's: its
+// aliases, and the objects a deep copy among them was copied from
+// (finalize(obj.DeepCopy()) under a test of obj's timestamp), since a copy
+// carries the timestamp of its original.
+func (p *Package) deletionAliases(v ssa.Value) []ssa.Value {
+	var out []ssa.Value
+	seen := map[ssa.Value]bool{}
+	work := []ssa.Value{v}
+	for len(work) > 0 && len(out) < maxAliasDepth*4 {
+		x := work[0]
+		work = work[1:]
+		for _, a := range p.objectAliases(x) {
+			if seen[a] {
+				continue
+			}
+			seen[a] = true
+			out = append(out, a)
+			if c, ok := a.(*ssa.Call); ok && model.ObjectMethod(c.Common()) == model.DeepCopy {
+				work = append(work, model.Recv(c.Common()))
+			}
+		}
+	}
+	return out
+}
+
+// ReadBase returns the object a read of one of its fields (a load of
+// obj.Field or obj.ObjectMeta.Field, a call obj.GetField()) reads from, or
+// nil.
+func ReadBase(r ssa.Instruction) ssa.Value {
+	var v ssa.Value
+	switch x := r.(type) {
+	case *ssa.UnOp:
+		v = x.X
+	case *ssa.Call:
+		v = model.Recv(x.Common())
+	}
+	for depth := 0; v != nil && depth < maxFieldChain; depth++ {
+		fa, ok := strip(v).(*ssa.FieldAddr)
+		if !ok {
+			return strip(v)
+		}
+		v = fa.X
+	}
+	return nil
 }
 
 // branchDeleting reports whether at runs only in a branch of its function
