@@ -158,6 +158,12 @@ type RetryFact struct {
 	Bounded      bool
 	Backoff      bool
 	ByCond       bool // a wait condition: it retries conflicts if the function given does
+	// HasCtx: the retry ends when the context parameter Ctx (counted as
+	// Param is) is done, as a wait poll given the caller's context does;
+	// CtxAttempts as in Retry.
+	HasCtx      bool
+	Ctx         int
+	CtxAttempts bool
 }
 
 func (*FuncFact) AFact() {}
@@ -192,7 +198,11 @@ func (f *FuncFact) String() string {
 		parts = append(parts, fmt.Sprintf("feeds #%d to %s", fd.Param, fd.Op))
 	}
 	for _, r := range f.Retries {
-		parts = append(parts, fmt.Sprintf("retries #%d on conflict", r.Param))
+		if r.HasCtx {
+			parts = append(parts, fmt.Sprintf("retries #%d on conflict until #%d is done", r.Param, r.Ctx))
+		} else {
+			parts = append(parts, fmt.Sprintf("retries #%d on conflict", r.Param))
+		}
 	}
 	if f.ConflictTest {
 		parts = append(parts, "tests for conflict")

@@ -243,7 +243,15 @@ func (p *Package) retriesOfCall(call ssa.CallInstruction) []callRetry {
 		if fn != nil && fn.Signature.Recv() != nil {
 			idx-- // summaries count the receiver
 		}
-		out = append(out, callRetry{Retry{Call: call, Name: model.ShortName(name), ConflictOnly: rf.ConflictOnly, Bounded: rf.Bounded, Backoff: rf.Backoff, Via: funcObject(fn), ByCond: rf.ByCond}, idx})
+		r := Retry{Call: call, Name: model.ShortName(name), ConflictOnly: rf.ConflictOnly, Bounded: rf.Bounded, Backoff: rf.Backoff, Via: funcObject(fn), ByCond: rf.ByCond}
+		if rf.HasCtx {
+			ci := rf.Ctx
+			if fn != nil && fn.Signature.Recv() != nil {
+				ci--
+			}
+			r.Ctx, r.CtxAttempts = model.Arg(c, ci), rf.CtxAttempts
+		}
+		out = append(out, callRetry{r, idx})
 	}
 	return out
 }

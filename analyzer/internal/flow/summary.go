@@ -256,7 +256,7 @@ func (p *Package) runsInRetry(fn *ssa.Function, prm *ssa.Parameter) (RetryFact, 
 					continue
 				}
 				if r := p.RetryOf(c); r != nil {
-					return RetryFact{ConflictOnly: r.ConflictOnly, Bounded: r.Bounded, Backoff: r.Backoff, ByCond: r.ByCond}, true
+					return p.retryFact(fn, *r), true
 				}
 			}
 		}
@@ -270,12 +270,28 @@ func (p *Package) runsInRetry(fn *ssa.Function, prm *ssa.Parameter) (RetryFact, 
 			}
 			for _, r := range p.retriesOfCall(c) {
 				if arg := model.Arg(c.Common(), r.argIndex); arg != nil && p.isParamValue(arg, prm) {
-					return RetryFact{ConflictOnly: r.ConflictOnly, Bounded: r.Bounded, Backoff: r.Backoff, ByCond: r.ByCond}, true
+					return p.retryFact(fn, r.Retry), true
 				}
 			}
 		}
 	}
 	return RetryFact{}, false
+}
+
+// retryFact is what a retry fn runs a parameter in says to fn's callers:
+// how it retries, and which of fn's parameters is the context that bounds
+// it, if one is (a helper that hands its context to a wait poll).
+func (p *Package) retryFact(fn *ssa.Function, r Retry) RetryFact {
+	rf := RetryFact{ConflictOnly: r.ConflictOnly, Bounded: r.Bounded, Backoff: r.Backoff, ByCond: r.ByCond}
+	if r.Ctx != nil {
+		for i, prm := range fn.Params {
+			if p.isParamValue(r.Ctx, prm) {
+				rf.HasCtx, rf.Ctx, rf.CtxAttempts = true, i, r.CtxAttempts
+				break
+			}
+		}
+	}
+	return rf
 }
 
 // isParamValue reports whether v is the parameter prm, also through a
