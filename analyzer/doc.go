@@ -67,7 +67,9 @@ its Update, with the calls as related locations.
 A create-or-replace of a built-in kind is not reported: a function that
 creates the object it updates (Create, and on AlreadyExists Update the same
 object; or an existence check that keeps nothing it read, then Create or
-Update), itself or through a helper, and reads no object whose
+Update), itself or through a helper, or through two closures it makes
+and gives an upsert helper, one that creates the object they capture and
+one that updates it, and reads no object whose
 resourceVersion it could copy (nor does the function that calls the helper,
 or that encloses the closure). It claims the whole object by design, and
 the PUT replaces it as the author means. The same for a custom resource is

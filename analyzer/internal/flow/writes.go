@@ -72,8 +72,53 @@ func (p *Package) writesIn(fn *ssa.Function) []*WriteSite {
 				w.Replaces = true
 			}
 		}
+		if !w.Replaces && p.createdBySibling(fn, w.Obj) {
+			w.Replaces = true
+		}
 	}
 	return out
+}
+
+// createdBySibling reports whether the object a closure updates, captured
+// from the function that makes it, is created by another closure made
+// there: the create and update functions an upsert helper is given
+// (upsert(func() { Create(&role) }, func() { Update(&role) }), which calls
+// the second when the first finds the object exists).
+func (p *Package) createdBySibling(fn *ssa.Function, obj ssa.Value) bool {
+	v := ssax.Strip(obj)
+	root := p.boundRoot(v)
+	if root == v {
+		return false // not captured
+	}
+	for _, f := range withClosures(outermost(fn)) {
+		if f == fn {
+			continue
+		}
+		for c := range p.createdIn(f) {
+			if p.boundRoot(c) == root {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// boundRoot returns the value a free variable is bound to in the function
+// that makes the closure, through closures of closures; any other value as
+// it is.
+func (p *Package) boundRoot(v ssa.Value) ssa.Value {
+	for depth := 0; depth < maxAliasDepth; depth++ {
+		fv, ok := v.(*ssa.FreeVar)
+		if !ok {
+			return v
+		}
+		b, ok := p.bindings[fv]
+		if !ok {
+			return v
+		}
+		v = ssax.Strip(b)
+	}
+	return v
 }
 
 // creation is a call that creates an object, and its error.
