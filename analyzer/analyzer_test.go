@@ -233,7 +233,7 @@ func TestTests(t *testing.T) {
 	t.Parallel()
 	t.Run("default", func(t *testing.T) {
 		t.Parallel()
-		analysistest.Run(t, testdata, newAnalyzer(t, analyzer.Config{ReportUnusedDirectives: true}), "./testcode", "./testcode/test/framework")
+		analysistest.Run(t, testdata, newAnalyzer(t, analyzer.Config{ReportUnusedDirectives: true}), "./testcode", "./test/framework")
 	})
 	t.Run("included", func(t *testing.T) {
 		t.Parallel()

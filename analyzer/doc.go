@@ -40,10 +40,12 @@ Test code is analysed but not reported, the way gosec leaves tests out:
 a lost update in a test loses no one's data. Test code is a file named
 *_test.go, a file that imports testing or a test framework (ginkgo,
 gomega, testify), such as the helpers of an e2e suite, or a package in a
-test directory of its module: a path element test, tests, e2e, testing,
-testutil(s), testhelper(s), ... or one ending in tests or e2e
-(test/framework, test/e2e/fixture, integrationtests), where a helper file
-that imports no test framework is test code all the same. -tests reports
+test directory of its module: test, tests or testing at the top (or under
+internal/, pkg/ or hack/), a top directory ending in tests, an e2e
+directory anywhere, or a name only test helpers have (testutil,
+testhelpers, ...), as test/framework, test/e2e/fixture or
+integrationtests/gitjob; a helper file there that imports no test
+framework is test code all the same. -tests reports
 findings there too. Writes through fake clients (client-go's
 kubernetes/fake, dynamic/fake, the fake clientsets client-gen generates for
 custom resources, controller-runtime's client/fake), told by the constructor

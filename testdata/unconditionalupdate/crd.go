@@ -174,3 +174,21 @@ func syncWidget(ctx context.Context, wc versioned.Interface, ns, name, image str
 	}
 	return badProposedWhenForced(ctx, wc, desiredWidget(ns, name, image), current, force)
 }
+
+// The control in a loop: the test that ends the range loop is evaluated in
+// its header, after the header's phi chose the way in. The Widget built on
+// the last pass reaches the Update after the loop without a
+// resourceVersion.
+func badBuiltInLoop(ctx context.Context, wc versioned.Interface, ns, image string, names []string) error {
+	var found *widgetsv1.Widget
+	for _, name := range names {
+		if name != "" {
+			found = &widgetsv1.Widget{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns}, Spec: widgetsv1.WidgetSpec{Image: image}}
+		}
+	}
+	if found != nil {
+		_, err := wc.WidgetsV1().Widgets(ns).Update(ctx, found, metav1.UpdateOptions{}) // want "^unconditional-update: "
+		return err
+	}
+	return nil
+}

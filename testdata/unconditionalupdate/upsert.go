@@ -46,3 +46,24 @@ func badUpdateClosureOnly(cs kubernetes.Interface, name string, rules []rbacv1.P
 		return cs.RbacV1().ClusterRoles().Update(context.Background(), &role, metav1.UpdateOptions{}) // want "^unconditional-update: "
 	})
 }
+
+// The control: the role is created by one call and replaced by the next,
+// each given a closure; the Update runs after a successful Create too.
+func badCreateThenUpdateClosures(cs kubernetes.Interface, name string, rules []rbacv1.PolicyRule) error {
+	role := rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: name}, Rules: rules}
+	if err := runLogged("create", func() (any, error) {
+		return cs.RbacV1().ClusterRoles().Create(context.Background(), &role, metav1.CreateOptions{})
+	}); err != nil && !apierrors.IsAlreadyExists(err) {
+		return err
+	}
+	return runLogged("update", func() (any, error) {
+		return cs.RbacV1().ClusterRoles().Update(context.Background(), &role, metav1.UpdateOptions{}) // want "^unconditional-update: "
+	})
+}
+
+// runLogged runs fn and says what it did.
+func runLogged(what string, fn func() (any, error)) error {
+	_, err := fn()
+	fmt.Println(what, err)
+	return err
+}

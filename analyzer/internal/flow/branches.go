@@ -96,13 +96,16 @@ func contradicts(o outcome, outs []outcome, join *ssa.BasicBlock) bool {
 
 // sameCondition reports whether two conditions always have the same value
 // (neg false) or always opposite values (neg true) wherever a branch of the
-// latest pass through join tests them: the same SSA value defined before
-// join, or comparisons (==, !=) of the same operands that do not change
+// latest pass through join tests them: the same SSA value defined in a
+// block that strictly dominates join (a test in a loop header is evaluated
+// again after the header's phis chose their edge), or comparisons (==, !=) of the same operands that do not change
 // while the function runs (parameters, free variables, constants).
 func sameCondition(a, b ssa.Value, join *ssa.BasicBlock) (same, neg bool) {
 	if a == b {
+		// Defined strictly before join: outside any loop join heads, so
+		// not defined again between the edge's branch, join and at.
 		instr, ok := a.(ssa.Instruction)
-		return !ok || instr.Block().Dominates(join), false
+		return !ok || instr.Block() != join && instr.Block().Dominates(join), false
 	}
 	x, ok1 := a.(*ssa.BinOp)
 	y, ok2 := b.(*ssa.BinOp)

@@ -15,7 +15,8 @@ import (
 // !obj.GetDeletionTimestamp().IsZero(), or the else branch of their
 // negations), or after such a test returned from the other branch; or, in
 // an unexported function given the object, when every call of it in the
-// package runs so with the object it passes; or, in a closure, when the
+// package runs so with the object it passes (or with a deep copy made
+// where its original is being deleted); or, in a closure, when the
 // closure is made so (a deletion timestamp is never unset, so a closure
 // made for an object being deleted runs while it is, whenever it is called,
 // even after it reads the object again).
@@ -29,14 +30,25 @@ func (p *Package) whileDeleting(v ssa.Value, at ssa.Instruction, depth int) bool
 	}
 	obj := map[ssa.Value]bool{}
 	var params []*ssa.Parameter
-	for _, a := range p.deletionAliases(v) {
+	var copies []*ssa.Call
+	for _, a := range p.objectAliases(v) {
 		obj[a] = true
 		if prm, ok := a.(*ssa.Parameter); ok && prm.Parent() == at.Parent() {
 			params = append(params, prm)
 		}
+		if c, ok := a.(*ssa.Call); ok && model.ObjectMethod(c.Common()) == model.DeepCopy {
+			copies = append(copies, c)
+		}
 	}
 	if p.branchDeleting(obj, at) {
 		return true
+	}
+	// A deep copy carries the deletion timestamp its original had when it
+	// was copied (finalize(obj.DeepCopy()) under a test of obj's).
+	for _, c := range copies {
+		if depth < maxParamReadDepth && p.whileDeleting(model.Recv(c.Common()), c, depth+1) {
+			return true
+		}
 	}
 	fn := at.Parent()
 	if mc := p.made[fn]; mc != nil {
@@ -56,31 +68,6 @@ func (p *Package) whileDeleting(v ssa.Value, at ssa.Instruction, depth int) bool
 		}
 	}
 	return true
-}
-
-// deletionAliases returns the values whose deletion timestamp is v's: its
-// aliases, and the objects a deep copy among them was copied from
-// (finalize(obj.DeepCopy()) under a test of obj's timestamp), since a copy
-// carries the timestamp of its original.
-func (p *Package) deletionAliases(v ssa.Value) []ssa.Value {
-	var out []ssa.Value
-	seen := map[ssa.Value]bool{}
-	work := []ssa.Value{v}
-	for len(work) > 0 && len(out) < maxAliasDepth*4 {
-		x := work[0]
-		work = work[1:]
-		for _, a := range p.objectAliases(x) {
-			if seen[a] {
-				continue
-			}
-			seen[a] = true
-			out = append(out, a)
-			if c, ok := a.(*ssa.Call); ok && model.ObjectMethod(c.Common()) == model.DeepCopy {
-				work = append(work, model.Recv(c.Common()))
-			}
-		}
-	}
-	return out
 }
 
 // ReadBase returns the object a read of one of its fields (a load of

@@ -285,13 +285,32 @@ func (p *Package) retryFact(fn *ssa.Function, r Retry) RetryFact {
 	rf := RetryFact{ConflictOnly: r.ConflictOnly, Bounded: r.Bounded, Backoff: r.Backoff, ByCond: r.ByCond}
 	if r.Ctx != nil {
 		for i, prm := range fn.Params {
-			if p.isParamValue(r.Ctx, prm) {
+			if p.onlyParam(r.Ctx, prm) {
 				rf.HasCtx, rf.Ctx, rf.CtxAttempts = true, i, r.CtxAttempts
 				break
 			}
 		}
 	}
 	return rf
+}
+
+// onlyParam reports whether v is the parameter prm on every path: not a
+// context the helper may put in its place (c := ctx; if x { c =
+// context.Background() }).
+func (p *Package) onlyParam(v ssa.Value, prm *ssa.Parameter) bool {
+	if strip(v) == prm {
+		return true
+	}
+	origins := p.describe(strip(v)).origins
+	if len(origins) == 0 {
+		return false
+	}
+	for _, o := range origins {
+		if o.Param != prm || o.Site != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // isParamValue reports whether v is the parameter prm, also through a

@@ -80,23 +80,35 @@ func (p *Package) writesIn(fn *ssa.Function) []*WriteSite {
 }
 
 // createdBySibling reports whether the object a closure updates, captured
-// from the function that makes it, is created by another closure made
-// there: the create and update functions an upsert helper is given
+// from the function that makes it, is created by another closure given to
+// the same call: the create and update functions of an upsert helper
 // (upsert(func() { Create(&role) }, func() { Update(&role) }), which calls
 // the second when the first finds the object exists).
 func (p *Package) createdBySibling(fn *ssa.Function, obj ssa.Value) bool {
 	v := ssax.Strip(obj)
 	root := p.boundRoot(v)
-	if root == v {
-		return false // not captured
+	mc := p.made[fn]
+	if root == v || mc == nil {
+		return false // not captured, or not a closure
 	}
-	for _, f := range withClosures(outermost(fn)) {
-		if f == fn {
+	for _, r := range *mc.Referrers() {
+		call, ok := r.(ssa.CallInstruction)
+		if !ok {
 			continue
 		}
-		for c := range p.createdIn(f) {
-			if p.boundRoot(c) == root {
-				return true
+		for _, arg := range call.Common().Args {
+			sib, ok := arg.(*ssa.MakeClosure)
+			if !ok || sib == mc {
+				continue
+			}
+			f, ok := sib.Fn.(*ssa.Function)
+			if !ok {
+				continue
+			}
+			for c := range p.createdIn(f) {
+				if p.boundRoot(c) == root {
+					return true
+				}
 			}
 		}
 	}

@@ -235,27 +235,39 @@ func IsTestPackage(path string) bool {
 
 // IsTestSupportDir reports whether a package directory, given relative to
 // its module's root (slash-separated), holds test code by the conventions
-// of Go repositories: a path element that names tests (test, tests, e2e,
-// testing, testutil, testhelpers, testframework, ...) or ends in tests,
-// e2e, _test or -test (integrationtests, conformance_test). Names that
-// only begin with test (testcode, tester) are not enough, and envtest, a
-// library, is not a test directory. The module's own path is not looked
-// at: a module named test-operator is not a test.
+// of Go repositories:
+//   - at the top (or under internal/, pkg/ or hack/): test, tests, testing,
+//     testenv, testdata, or a name ending in tests or _test (test/framework,
+//     integrationtests/gitjob, internal/test/util);
+//   - anywhere: e2e or a name ending in e2e, and names only test helpers
+//     have (testutil, testhelpers, testframework, testfixtures, ...).
+//
+// A tests directory deeper down may hold production code (the controllers
+// of an operator whose custom resources are tests), and names that only
+// begin with test (testcode, tester) are not enough; envtest, a library,
+// is no test directory. The module's own path is not looked at: a module
+// named test-operator is not a test.
 func IsTestSupportDir(rel string) bool {
-	for el := range strings.SplitSeq(rel, "/") {
-		if testDirs[el] || strings.HasSuffix(el, "tests") || strings.HasSuffix(el, "e2e") ||
-			strings.HasSuffix(el, "_test") || strings.HasSuffix(el, "-test") {
+	els := strings.Split(rel, "/")
+	for i, el := range els {
+		top := i == 0 || i == 1 && (els[0] == "internal" || els[0] == "pkg" || els[0] == "hack")
+		switch {
+		case el == "e2e" || strings.HasSuffix(el, "e2e") || testHelperDirs[el]:
+			return true
+		case top && (topTestDirs[el] || strings.HasSuffix(el, "tests") || strings.HasSuffix(el, "_test")):
 			return true
 		}
 	}
 	return false
 }
 
-// testDirs are the directory names of test code.
-var testDirs = map[string]bool{
-	"test": true, "testing": true, "testdata": true,
+// topTestDirs are the names of test directories at the top of a module.
+var topTestDirs = map[string]bool{"test": true, "tests": true, "testing": true, "testenv": true, "testdata": true}
+
+// testHelperDirs are directory names only test helpers have.
+var testHelperDirs = map[string]bool{
 	"testutil": true, "testutils": true, "testhelper": true, "testhelpers": true,
-	"testframework": true, "testfixtures": true, "testsupport": true, "testenv": true,
+	"testframework": true, "testfixtures": true, "testsupport": true,
 	"testlib": true, "testlibs": true, "testcommon": true,
 }
 
