@@ -745,15 +745,7 @@ func (p *Package) swallowsConflict(fn *ssa.Function) bool {
 	if fn == nil {
 		return false
 	}
-	if p.local(fn) {
-		return p.summary(fn).SwallowsConflictArg
-	}
-	if obj := funcObject(fn); obj != nil && p.facts != nil {
-		if ff := p.facts.FuncFact(obj); ff != nil {
-			return ff.SwallowsConflict
-		}
-	}
-	return false
+	return known(p, fn, func(s *Summary) bool { return s.SwallowsConflictArg }, func(f *FuncFact) bool { return f.SwallowsConflict })
 }
 
 // swallowsConflictArg reports whether an error parameter, tested for a

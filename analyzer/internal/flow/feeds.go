@@ -92,15 +92,8 @@ func (p *Package) FedArgs(call ssa.CallInstruction) []FedArg {
 	if fn == nil {
 		return nil
 	}
-	var feeds []FeedFact
 	obj := funcObject(fn)
-	if p.local(fn) {
-		feeds = p.summary(fn).Feeds
-	} else if obj != nil && p.facts != nil {
-		if ff := p.facts.FuncFact(obj); ff != nil {
-			feeds = ff.Feeds
-		}
-	}
+	feeds := known(p, fn, func(s *Summary) []FeedFact { return s.Feeds }, func(f *FuncFact) []FeedFact { return f.Feeds })
 	var out []FedArg
 	for _, f := range feeds {
 		if f.Param >= len(c.Args) {

@@ -342,13 +342,5 @@ func (p *Package) isConflictCall(c *ssa.CallCommon) bool {
 	if fn == nil {
 		return false
 	}
-	if p.local(fn) {
-		return p.summary(fn).ConflictTest
-	}
-	if obj := funcObject(fn); obj != nil && p.facts != nil {
-		if ff := p.facts.FuncFact(obj); ff != nil {
-			return ff.ConflictTest
-		}
-	}
-	return false
+	return known(p, fn, func(s *Summary) bool { return s.ConflictTest }, func(f *FuncFact) bool { return f.ConflictTest })
 }

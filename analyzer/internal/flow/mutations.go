@@ -473,15 +473,8 @@ func (p *Package) callMutations(call ssa.CallInstruction, a ssa.Value, path stri
 	if fn == nil {
 		return nil
 	}
-	var facts []MutateFact
 	obj0 := funcObject(fn)
-	if p.local(fn) {
-		facts = p.summary(fn).Mutates
-	} else if obj0 != nil && p.facts != nil {
-		if ff := p.facts.FuncFact(obj0); ff != nil {
-			facts = ff.Mutates
-		}
-	}
+	facts := known(p, fn, func(s *Summary) []MutateFact { return s.Mutates }, func(f *FuncFact) []MutateFact { return f.Mutates })
 	var out []Mutation
 	for _, mf := range facts {
 		if mf.Param < len(c.Args) && c.Args[mf.Param] == a {

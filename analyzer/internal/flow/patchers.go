@@ -182,15 +182,7 @@ func (p *Package) storesOf(c *ssa.CallCommon) []StoreFact {
 	if fn == nil {
 		return nil
 	}
-	if p.local(fn) {
-		return p.summary(fn).Stores
-	}
-	if obj := funcObject(fn); obj != nil && p.facts != nil {
-		if ff := p.facts.FuncFact(obj); ff != nil {
-			return ff.Stores
-		}
-	}
-	return nil
+	return known(p, fn, func(s *Summary) []StoreFact { return s.Stores }, func(f *FuncFact) []StoreFact { return f.Stores })
 }
 
 // CopyFact says a function returns in result Result a copy of parameter

@@ -229,14 +229,7 @@ func (p *Package) retriesOfCall(call ssa.CallInstruction) []callRetry {
 		}
 		return out
 	}
-	var rs []RetryFact
-	if p.local(fn) {
-		rs = p.summary(fn).Retries
-	} else if obj := funcObject(fn); obj != nil && p.facts != nil {
-		if ff := p.facts.FuncFact(obj); ff != nil {
-			rs = ff.Retries
-		}
-	}
+	rs := known(p, fn, func(s *Summary) []RetryFact { return s.Retries }, func(f *FuncFact) []RetryFact { return f.Retries })
 	var out []callRetry
 	for _, rf := range rs {
 		idx := rf.Param

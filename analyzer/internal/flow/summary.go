@@ -37,6 +37,22 @@ type Summary struct {
 }
 
 // summary computes (once) the summary of a local function.
+// known returns what is known of a function the code calls: the part of
+// its summary that local picks when it is analysed here, else the part of
+// its fact that fact picks; the zero T when neither is known.
+func known[T any](p *Package, fn *ssa.Function, local func(*Summary) T, fact func(*FuncFact) T) T {
+	if p.local(fn) {
+		return local(p.summary(fn))
+	}
+	if obj := funcObject(fn); obj != nil && p.facts != nil {
+		if ff := p.facts.FuncFact(obj); ff != nil {
+			return fact(ff)
+		}
+	}
+	var zero T
+	return zero
+}
+
 func (p *Package) summary(fn *ssa.Function) *Summary {
 	fn = body(fn)
 	if s, ok := p.summaries[fn]; ok {
@@ -492,14 +508,7 @@ func (p *Package) ReturnedPatch(v ssa.Value) (*PatchFact, ssa.CallInstruction) {
 		return nil, nil
 	}
 	fn := callee(call.Common())
-	var pfs []PatchFact
-	if p.local(fn) {
-		pfs = p.summary(fn).Patches
-	} else if obj := funcObject(fn); obj != nil && p.facts != nil {
-		if ff := p.facts.FuncFact(obj); ff != nil {
-			pfs = ff.Patches
-		}
-	}
+	pfs := known(p, fn, func(s *Summary) []PatchFact { return s.Patches }, func(f *FuncFact) []PatchFact { return f.Patches })
 	for _, pf := range pfs {
 		if pf.Result == idx {
 			pf := pf

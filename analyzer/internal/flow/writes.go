@@ -174,14 +174,7 @@ func (p *Package) createsOf(call ssa.CallInstruction) ([]ssa.Value, ssa.Value) {
 	if fn == nil {
 		return nil, nil
 	}
-	var params []int
-	if p.local(fn) {
-		params = p.summary(fn).Creates
-	} else if obj := funcObject(fn); obj != nil && p.facts != nil {
-		if ff := p.facts.FuncFact(obj); ff != nil {
-			params = ff.Creates
-		}
-	}
+	params := known(p, fn, func(s *Summary) []int { return s.Creates }, func(f *FuncFact) []int { return f.Creates })
 	var out []ssa.Value
 	for _, i := range params {
 		if i < len(c.Args) {
@@ -319,15 +312,8 @@ func (p *Package) writeSites(call ssa.CallInstruction) []*WriteSite {
 	if p.opts.SafeWriters[FullName(fn)] {
 		return nil
 	}
-	var writes []WriteFact
 	obj := funcObject(fn)
-	if p.local(fn) {
-		writes = p.summary(fn).Writes
-	} else if obj != nil && p.facts != nil {
-		if ff := p.facts.FuncFact(obj); ff != nil {
-			writes = ff.Writes
-		}
-	}
+	writes := known(p, fn, func(s *Summary) []WriteFact { return s.Writes }, func(f *FuncFact) []WriteFact { return f.Writes })
 	var out []*WriteSite
 	for _, wf := range writes {
 		if wf.Param >= len(c.Args) {
