@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+	"github.com/lostupdate/lostupdate/analyzer/internal/ssax"
 	"github.com/lostupdate/lostupdate/analyzer/internal/writes"
 )
 
@@ -62,19 +63,19 @@ func hasForce(v ssa.Value, depth int) bool {
 			return hasForce(x.X, depth+1)
 		}
 	case *ssa.Alloc:
-		for _, r := range *x.Referrers() {
+		for _, r := range ssax.Referrers(x) {
 			switch a := r.(type) {
 			case *ssa.FieldAddr:
 				if fieldNameOf(a) != "Force" {
 					continue
 				}
-				for _, rr := range *a.Referrers() {
+				for _, rr := range ssax.Referrers(a) {
 					if st, ok := rr.(*ssa.Store); ok && st.Addr == a && !isFalse(st.Val) {
 						return true
 					}
 				}
 			case *ssa.IndexAddr:
-				for _, rr := range *a.Referrers() {
+				for _, rr := range ssax.Referrers(a) {
 					if st, ok := rr.(*ssa.Store); ok && st.Addr == a && hasForce(st.Val, depth+1) {
 						return true
 					}

@@ -257,3 +257,25 @@ func (r *SyncTemplate) resetAnnotationsLogged(ctx context.Context, key client.Ob
 	deploy.Annotations = map[string]string{"example.com/managed": "true"}
 	return r.Patch(ctx, deploy, client.MergeFrom(base))
 }
+
+// stripPod clears what a cache of pods need not keep, in a helper: the
+// maps set to nil are constants with no uses of their own to follow.
+func stripPod(pod *corev1.Pod) *corev1.Pod {
+	pod.ManagedFields = nil
+	pod.Annotations = nil
+	pod.Labels = nil
+	return pod
+}
+
+// A pod stripped of its labels and annotations by a helper, patched: the
+// merge patch clears both maps, desired state that a lock would only make
+// retry to send again. Not reported.
+func (r *SyncTemplate) stripAndPatch(ctx context.Context, key client.ObjectKey) error {
+	var pod corev1.Pod
+	if err := r.Get(ctx, key, &pod); err != nil {
+		return err
+	}
+	base := pod.DeepCopy()
+	stripPod(&pod)
+	return r.Patch(ctx, &pod, client.MergeFrom(base))
+}

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+	"github.com/lostupdate/lostupdate/analyzer/internal/ssax"
 )
 
 // Fate is what becomes of the error of a write.
@@ -330,7 +331,7 @@ func (p *Package) taint(err ssa.Value) *errTaint {
 					push(x)
 				case token.EQL, token.NEQ:
 					if isNil(x.X) || isNil(x.Y) {
-						for _, rr := range *x.Referrers() {
+						for _, rr := range ssax.Referrers(x) {
 							if iff, ok := rr.(*ssa.If); ok {
 								t.nilChecks = append(t.nilChecks, iff)
 							}
@@ -343,7 +344,7 @@ func (p *Package) taint(err ssa.Value) *errTaint {
 				}
 				if isVariable(x.Addr) {
 					for _, addr := range p.cellAddrs(root(x.Addr, p)) {
-						for _, rr := range *addr.Referrers() {
+						for _, rr := range ssax.Referrers(addr) {
 							if ld, ok := rr.(*ssa.UnOp); ok && ld.Op == token.MUL {
 								push(ld)
 							}
@@ -355,7 +356,7 @@ func (p *Package) taint(err ssa.Value) *errTaint {
 					// An element of a local slice literal ([]error{err}): follow the slice.
 					if a, ok := ia.X.(*ssa.Alloc); ok {
 						push(a)
-						for _, rr := range *a.Referrers() {
+						for _, rr := range ssax.Referrers(a) {
 							if sl, ok := rr.(*ssa.Slice); ok {
 								push(sl)
 							}
@@ -488,7 +489,7 @@ func (p *Package) handledOnEveryPath(from *ssa.BasicBlock, write ssa.Instruction
 	// A test for another kind of error (IsNotFound) is false for one.
 	onConflict := map[*ssa.BasicBlock]*ssa.BasicBlock{}
 	branch := func(test *ssa.Call, whenTrue bool) {
-		for _, r := range *test.Referrers() {
+		for _, r := range ssax.Referrers(test) {
 			iff, ok := r.(*ssa.If)
 			if !ok || iff.Cond != test {
 				continue
@@ -610,12 +611,12 @@ func isNamedResult(a *ssa.Alloc) bool {
 	if fn == nil || fn.Signature.Results().Len() == 0 || fn.Signature.Results().At(0).Name() == "" {
 		return false
 	}
-	for _, r := range *a.Referrers() {
+	for _, r := range ssax.Referrers(a) {
 		ld, ok := r.(*ssa.UnOp)
 		if !ok || ld.Op != token.MUL {
 			continue
 		}
-		for _, rr := range *ld.Referrers() {
+		for _, rr := range ssax.Referrers(ld) {
 			if _, ok := rr.(*ssa.Return); ok {
 				return true
 			}
@@ -694,7 +695,7 @@ func isZeroLiteral(v ssa.Value) bool {
 	if !ok {
 		return false
 	}
-	for _, r := range *a.Referrers() {
+	for _, r := range ssax.Referrers(a) {
 		switch r.(type) {
 		case *ssa.FieldAddr, *ssa.Store:
 			return false

@@ -41,7 +41,7 @@ func (p *Package) aliases(v ssa.Value) []ssa.Value {
 				push(r)
 			case *ssa.TypeAssert:
 				if r.CommaOk {
-					for _, rr := range *r.Referrers() {
+					for _, rr := range ssax.Referrers(r) {
 						if e, ok := rr.(*ssa.Extract); ok && e.Index == 0 {
 							push(e)
 						}
@@ -54,7 +54,7 @@ func (p *Package) aliases(v ssa.Value) []ssa.Value {
 			case *ssa.Store:
 				if r.Val == x && isVariable(r.Addr) {
 					for _, addr := range p.cellAddrs(root(r.Addr, p)) {
-						for _, rr := range *addr.Referrers() {
+						for _, rr := range ssax.Referrers(addr) {
 							if ld, ok := rr.(*ssa.UnOp); ok && ld.Op == token.MUL {
 								push(ld)
 							}
@@ -72,7 +72,7 @@ func (p *Package) aliases(v ssa.Value) []ssa.Value {
 				}
 			case *ssa.Call:
 				if f, ok := model.FuncOf(r.Common()); ok && f.Kind == model.FuncAlias && model.Arg(r.Common(), f.Src) == x {
-					for _, rr := range *r.Referrers() {
+					for _, rr := range ssax.Referrers(r) {
 						if e, ok := rr.(*ssa.Extract); ok && e.Index == 0 {
 							push(e)
 						}
@@ -141,7 +141,7 @@ func (p *Package) fieldEvents(fa *ssa.FieldAddr) []*event {
 	var evs []*event
 	switch fieldName(fa) {
 	case "ObjectMeta":
-		for _, r := range *fa.Referrers() {
+		for _, r := range ssax.Referrers(fa) {
 			switch r := r.(type) {
 			case *ssa.FieldAddr:
 				evs = append(evs, p.fieldEvents(r)...)
@@ -158,18 +158,18 @@ func (p *Package) fieldEvents(fa *ssa.FieldAddr) []*event {
 			}
 		}
 	case "ResourceVersion":
-		for _, r := range *fa.Referrers() {
+		for _, r := range ssax.Referrers(fa) {
 			if st, ok := r.(*ssa.Store); ok && st.Addr == fa {
 				evs = append(evs, p.rvEvent(st, st.Val))
 			}
 		}
 	case "Object":
-		for _, r := range *fa.Referrers() {
+		for _, r := range ssax.Referrers(fa) {
 			ld, ok := r.(*ssa.UnOp)
 			if !ok || ld.Op != token.MUL {
 				continue
 			}
-			for _, rr := range *ld.Referrers() {
+			for _, rr := range ssax.Referrers(ld) {
 				if c, ok := rr.(ssa.CallInstruction); ok {
 					if e := p.nestedRVEvent(c, ld); e != nil {
 						evs = append(evs, e)
@@ -303,12 +303,12 @@ func (p *Package) metaEventOf(st *ssa.Store) *event {
 			}
 		case *ssa.Alloc:
 			// A metav1.ObjectMeta literal: does it set ResourceVersion?
-			for _, r := range *x.Referrers() {
+			for _, r := range ssax.Referrers(x) {
 				fa, ok := r.(*ssa.FieldAddr)
 				if !ok || fieldName(fa) != "ResourceVersion" {
 					continue
 				}
-				for _, rr := range *fa.Referrers() {
+				for _, rr := range ssax.Referrers(fa) {
 					if s, ok := rr.(*ssa.Store); ok && s.Addr == fa {
 						return p.rvEvent(st, s.Val)
 					}
@@ -499,12 +499,12 @@ func (p *Package) afterSuccess(call ssa.Instruction, at ssa.Instruction) bool {
 	if !ok || at.Parent() != c.Parent() {
 		return true
 	}
-	for _, r := range *c.Referrers() {
+	for _, r := range ssax.Referrers(c) {
 		bin, ok := r.(*ssa.BinOp)
 		if !ok || (!isNil(bin.X) && !isNil(bin.Y)) {
 			continue
 		}
-		for _, rr := range *bin.Referrers() {
+		for _, rr := range ssax.Referrers(bin) {
 			iff, ok := rr.(*ssa.If)
 			if !ok {
 				continue

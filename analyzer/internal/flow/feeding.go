@@ -4,6 +4,8 @@ import (
 	"go/token"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/lostupdate/lostupdate/analyzer/internal/ssax"
 )
 
 // Feeding returns the reads whose data a value is computed from: walking
@@ -87,7 +89,7 @@ func contents(x ssa.Value) []ssa.Value {
 				out = append(out, r.Val)
 			}
 		case *ssa.FieldAddr, *ssa.IndexAddr:
-			for _, rr := range *r.(ssa.Value).Referrers() {
+			for _, rr := range ssax.Referrers(r.(ssa.Value)) {
 				if st, ok := rr.(*ssa.Store); ok && st.Addr == r.(ssa.Value) {
 					out = append(out, st.Val)
 				}

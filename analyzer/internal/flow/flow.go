@@ -305,7 +305,7 @@ func Pos(instr ssa.Instruction) token.Pos {
 		return instr.Pos()
 	}
 	if v, ok := instr.(ssa.Value); ok {
-		for _, r := range *v.Referrers() {
+		for _, r := range ssax.Referrers(v) {
 			if r.Pos().IsValid() {
 				return r.Pos()
 			}

@@ -91,7 +91,7 @@ func (p *Package) filledFrom(ia *ssa.IndexAddr, obj map[ssa.Value]bool, field st
 		if depth > maxAliasDepth {
 			return false
 		}
-		for _, r := range *v.Referrers() {
+		for _, r := range ssax.Referrers(v) {
 			switch r := r.(type) {
 			case *ssa.Store:
 				if r.Addr == v && p.fromObject(r.Val, obj, field) {
@@ -193,7 +193,7 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 	if field.Name() == "Object" && model.IsUnstructured(f.X.Type()) {
 		return p.unstructuredMutations(f, obj)
 	}
-	for _, r := range *f.Referrers() {
+	for _, r := range ssax.Referrers(f) {
 		switch r := r.(type) {
 		case *ssa.Store:
 			if r.Addr != f {
@@ -231,7 +231,7 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 			switch {
 			case isSlice:
 				// obj.Spec.Ports[i] = x, obj.Spec.Ports[i].Port = x
-				for _, rr := range *r.Referrers() {
+				for _, rr := range ssax.Referrers(r) {
 					if ia, ok := rr.(*ssa.IndexAddr); ok && ia.X == r {
 						if elemWritten(ia) {
 							m := Mutation{Instr: ia, Field: sub, List: true, Merge: merge}
@@ -253,14 +253,14 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 					out = append(out, Mutation{Instr: c, Field: sub, List: true, Merge: merge})
 				}
 			case isMap:
-				for _, rr := range *r.Referrers() {
+				for _, rr := range ssax.Referrers(r) {
 					if u, ok := rr.(*ssa.MapUpdate); ok && u.Map == r {
 						out = append(out, Mutation{Instr: u, Field: sub, FromRead: p.fromObject(u.Value, obj, sub)})
 					}
 				}
 			case isPtr:
 				// *obj.Spec.Replicas = n
-				for _, rr := range *r.Referrers() {
+				for _, rr := range ssax.Referrers(r) {
 					if s, ok := rr.(*ssa.Store); ok && s.Addr == r {
 						out = append(out, Mutation{Instr: s, Field: sub, FromRead: p.fromObject(s.Val, obj, sub)})
 					}
@@ -281,7 +281,7 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 		case *ssa.MakeInterface:
 			// A helper given &cm.ObjectMeta as a metav1.Object.
 			if isStruct {
-				for _, rr := range *r.Referrers() {
+				for _, rr := range ssax.Referrers(r) {
 					if c, ok := rr.(ssa.CallInstruction); ok {
 						out = append(out, p.callMutations(c, r, sub, obj)...)
 					}
@@ -296,7 +296,7 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 // into it that is computed from the map field of the object read.
 func (p *Package) mapValueFromRead(m ssa.Value, obj map[ssa.Value]bool, field string) bool {
 	m = strip(m)
-	for _, r := range *m.Referrers() {
+	for _, r := range ssax.Referrers(m) {
 		if u, ok := r.(*ssa.MapUpdate); ok && u.Map == m && p.fromObject(u.Value, obj, field) {
 			return true
 		}
@@ -339,7 +339,7 @@ func emptyList(v ssa.Value) bool {
 // elemWritten reports whether an element address of a slice is stored to,
 // directly or through one of its fields.
 func elemWritten(v ssa.Value) bool {
-	for _, r := range *v.Referrers() {
+	for _, r := range ssax.Referrers(v) {
 		switch r := r.(type) {
 		case *ssa.Store:
 			if r.Addr == v {
@@ -362,7 +362,7 @@ func sortsOf(v ssa.Value) []ssa.CallInstruction {
 	for depth := 0; len(work) > 0 && depth < maxFieldChain; depth++ {
 		var next []ssa.Value
 		for _, x := range work {
-			for _, r := range *x.Referrers() {
+			for _, r := range ssax.Referrers(x) {
 				switch r := r.(type) {
 				case *ssa.MakeInterface, *ssa.ChangeType:
 					next = append(next, r.(ssa.Value))
@@ -383,7 +383,7 @@ func sortsOf(v ssa.Value) []ssa.CallInstruction {
 // declares no merge strategy (a strategic merge patch replaces it whole),
 // and returns its path.
 func replacedListIn(v ssa.Value, path string) (string, bool) {
-	for _, r := range *v.Referrers() {
+	for _, r := range ssax.Referrers(v) {
 		f, ok := r.(*ssa.FieldAddr)
 		if !ok || f.X != v {
 			continue
@@ -402,7 +402,7 @@ func replacedListIn(v ssa.Value, path string) (string, bool) {
 			sub = joinPath(path, model.JSONName(field.Name(), tag))
 		}
 		if ssax.IsJSONList(field.Type()) && !strings.Contains(model.Tag(tag, "patchStrategy"), "merge") {
-			for _, rr := range *f.Referrers() {
+			for _, rr := range ssax.Referrers(f) {
 				if s, ok := rr.(*ssa.Store); ok && s.Addr == f {
 					return sub, true
 				}
@@ -421,12 +421,12 @@ func replacedListIn(v ssa.Value, path string) (string, bool) {
 // SetNestedField with a slice value.
 func (p *Package) unstructuredMutations(f *ssa.FieldAddr, obj map[ssa.Value]bool) []Mutation {
 	var out []Mutation
-	for _, r := range *f.Referrers() {
+	for _, r := range ssax.Referrers(f) {
 		ld, ok := r.(*ssa.UnOp)
 		if !ok || ld.Op != token.MUL {
 			continue
 		}
-		for _, rr := range *ld.Referrers() {
+		for _, rr := range ssax.Referrers(ld) {
 			c, ok := rr.(ssa.CallInstruction)
 			if !ok || len(c.Common().Args) < 2 || c.Common().Args[0] != ld {
 				continue
@@ -555,14 +555,14 @@ func (p *Package) readFrom(v ssa.Value, isObj func(ssa.Value) bool, field func(s
 			// A value built into a local: follow what is stored into it,
 			// and into the elements of an array (the arguments of an
 			// append, a slice literal).
-			for _, r := range *y.Referrers() {
+			for _, r := range ssax.Referrers(y) {
 				switch a := r.(type) {
 				case *ssa.Store:
 					if a.Addr == y {
 						work = append(work, a.Val)
 					}
 				case *ssa.IndexAddr:
-					for _, rr := range *a.Referrers() {
+					for _, rr := range ssax.Referrers(a) {
 						if s, ok := rr.(*ssa.Store); ok && s.Addr == a {
 							work = append(work, s.Val)
 						}

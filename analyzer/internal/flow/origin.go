@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+	"github.com/lostupdate/lostupdate/analyzer/internal/ssax"
 )
 
 // objInfo is what is known of a value that refers to an object: where it can
@@ -205,12 +206,12 @@ func (p *Package) alloc(a *ssa.Alloc, info *objInfo) {
 	if model.IsUnstructured(a.Type()) {
 		// &unstructured.Unstructured{Object: m}: it is what m is, e.g. the
 		// conversion of a read object.
-		for _, r := range *a.Referrers() {
+		for _, r := range ssax.Referrers(a) {
 			fa, ok := r.(*ssa.FieldAddr)
 			if !ok || fieldName(fa) != "Object" {
 				continue
 			}
-			for _, rr := range *fa.Referrers() {
+			for _, rr := range ssax.Referrers(fa) {
 				if st, ok := rr.(*ssa.Store); ok && st.Addr == fa {
 					p.merge(info, p.describe(st.Val))
 					stored = true
@@ -235,7 +236,7 @@ func (p *Package) storedValues(cell ssa.Value) []ssa.Value {
 	}
 	var vals []ssa.Value
 	for _, addr := range p.cellAddrs(cell) {
-		for _, r := range *addr.Referrers() {
+		for _, r := range ssax.Referrers(addr) {
 			if st, ok := r.(*ssa.Store); ok && st.Addr == addr {
 				vals = append(vals, st.Val)
 			}
@@ -454,7 +455,7 @@ func (p *Package) rv0Site(v ssa.Value, depth int) *ssa.Store {
 			}
 		}
 	case *ssa.Alloc:
-		for _, r := range *x.Referrers() {
+		for _, r := range ssax.Referrers(x) {
 			switch a := r.(type) {
 			case *ssa.Store:
 				if a.Addr == x {
@@ -464,7 +465,7 @@ func (p *Package) rv0Site(v ssa.Value, depth int) *ssa.Store {
 				}
 			case *ssa.FieldAddr:
 				name := fieldName(a)
-				for _, rr := range *a.Referrers() {
+				for _, rr := range ssax.Referrers(a) {
 					st, ok := rr.(*ssa.Store)
 					if !ok || st.Addr != a {
 						continue
@@ -481,7 +482,7 @@ func (p *Package) rv0Site(v ssa.Value, depth int) *ssa.Store {
 					}
 				}
 			case *ssa.IndexAddr: // variadic options
-				for _, rr := range *a.Referrers() {
+				for _, rr := range ssax.Referrers(a) {
 					if st, ok := rr.(*ssa.Store); ok && st.Addr == a {
 						if s := p.rv0Site(st.Val, depth+1); s != nil {
 							return s
@@ -552,7 +553,7 @@ func (p *Package) wrapperField(fa *ssa.FieldAddr) (vals []ssa.Value, ok bool) {
 			if !isField || f.Field != fa.Field || f.X != base {
 				continue
 			}
-			for _, rr := range *f.Referrers() {
+			for _, rr := range ssax.Referrers(f) {
 				if st, isStore := rr.(*ssa.Store); isStore && st.Addr == f && !isNil(st.Val) {
 					vals = append(vals, st.Val)
 				}

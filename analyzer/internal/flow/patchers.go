@@ -9,6 +9,7 @@ import (
 
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
 	"github.com/lostupdate/lostupdate/analyzer/internal/patch"
+	"github.com/lostupdate/lostupdate/analyzer/internal/ssax"
 )
 
 // Patch helpers and patchers: functions where the snapshot a merge patch is
@@ -212,12 +213,12 @@ func (p *Package) storesAndCopies(fn *ssa.Function, s *Summary) {
 			if !ok {
 				continue
 			}
-			for _, ref := range *alloc.Referrers() {
+			for _, ref := range ssax.Referrers(alloc) {
 				fa, ok := ref.(*ssa.FieldAddr)
 				if !ok || fa.X != alloc {
 					continue
 				}
-				for _, fr := range *fa.Referrers() {
+				for _, fr := range ssax.Referrers(fa) {
 					st, ok := fr.(*ssa.Store)
 					if !ok || st.Addr != fa || !isObjectType(st.Val.Type()) {
 						continue

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+	"github.com/lostupdate/lostupdate/analyzer/internal/ssax"
 )
 
 // Retry is a conflict retry: a function run again by a retry helper when it
@@ -545,7 +546,7 @@ func (l *Loop) retryStart() (from, to *ssa.BasicBlock) {
 	case l.Conflict != nil:
 		to = conflictSuccessor(l.Conflict)
 	case l.NilCheck != nil:
-		for _, r := range *l.NilCheck.Referrers() {
+		for _, r := range ssax.Referrers(l.NilCheck) {
 			if x, ok := r.(*ssa.If); ok {
 				iff = x
 				to = failureSuccessor(x)
@@ -601,13 +602,13 @@ func outside(l *Loop) map[*ssa.BasicBlock]bool {
 // conflictSuccessor returns the block an IsConflict call branches to when
 // the error is a conflict.
 func conflictSuccessor(call *ssa.Call) *ssa.BasicBlock {
-	for _, r := range *call.Referrers() {
+	for _, r := range ssax.Referrers(call) {
 		switch x := r.(type) {
 		case *ssa.If:
 			return x.Block().Succs[0]
 		case *ssa.UnOp:
 			if x.Op == token.NOT {
-				for _, rr := range *x.Referrers() {
+				for _, rr := range ssax.Referrers(x) {
 					if iff, ok := rr.(*ssa.If); ok {
 						return iff.Block().Succs[1]
 					}

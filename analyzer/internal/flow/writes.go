@@ -91,7 +91,7 @@ func (p *Package) createdBySibling(fn *ssa.Function, obj ssa.Value) bool {
 	if root == v || mc == nil {
 		return false // not captured, or not a closure
 	}
-	for _, r := range *mc.Referrers() {
+	for _, r := range ssax.Referrers(mc) {
 		call, ok := r.(ssa.CallInstruction)
 		if !ok {
 			continue
@@ -195,19 +195,19 @@ func onFailure(err ssa.Value, at ssa.Instruction) bool {
 	if err == nil {
 		return false
 	}
-	for _, r := range *err.Referrers() {
+	for _, r := range ssax.Referrers(err) {
 		var iff *ssa.If
 		var branch *ssa.BasicBlock
 		switch r := r.(type) {
 		case *ssa.BinOp:
-			for _, rr := range *r.Referrers() {
+			for _, rr := range ssax.Referrers(r) {
 				if i, ok := rr.(*ssa.If); ok && (isNil(r.X) || isNil(r.Y)) {
 					iff, branch = i, failureSuccessor(i)
 				}
 			}
 		case *ssa.Call:
 			if fn := r.Common().StaticCallee(); fn != nil && fn.Name() == "IsAlreadyExists" {
-				for _, rr := range *r.Referrers() {
+				for _, rr := range ssax.Referrers(r) {
 					if i, ok := rr.(*ssa.If); ok {
 						iff, branch = i, i.Block().Succs[0]
 					}
@@ -262,7 +262,7 @@ func usedObjectResults(call *ssa.Call) []ssa.Value {
 		}
 		return out
 	}
-	for _, r := range *call.Referrers() {
+	for _, r := range ssax.Referrers(call) {
 		if e, ok := r.(*ssa.Extract); ok && isObjectType(e.Type()) && len(*e.Referrers()) > 0 {
 			out = append(out, e)
 		}
@@ -345,7 +345,7 @@ func errValue(call ssa.CallInstruction, idx int, tuple bool) ssa.Value {
 	if !tuple {
 		return v
 	}
-	for _, r := range *v.Referrers() {
+	for _, r := range ssax.Referrers(v) {
 		if e, ok := r.(*ssa.Extract); ok && e.Index == idx {
 			return e
 		}
@@ -450,7 +450,7 @@ func literalField(fa *ssa.FieldAddr) ssa.Value {
 	if ld, ok := base.(*ssa.UnOp); ok && ld.Op == token.MUL {
 		if a, ok := ld.X.(*ssa.Alloc); ok {
 			vals := []ssa.Value{}
-			for _, r := range *a.Referrers() {
+			for _, r := range ssax.Referrers(a) {
 				if st, ok := r.(*ssa.Store); ok && st.Addr == a {
 					vals = append(vals, st.Val)
 				}
@@ -466,12 +466,12 @@ func literalField(fa *ssa.FieldAddr) ssa.Value {
 	}
 	var val ssa.Value
 	n := 0
-	for _, r := range *a.Referrers() {
+	for _, r := range ssax.Referrers(a) {
 		f, ok := r.(*ssa.FieldAddr)
 		if !ok || f.Field != fa.Field {
 			continue
 		}
-		for _, rr := range *f.Referrers() {
+		for _, rr := range ssax.Referrers(f) {
 			if st, ok := rr.(*ssa.Store); ok && st.Addr == f {
 				val = st.Val
 				n++

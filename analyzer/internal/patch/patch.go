@@ -503,7 +503,7 @@ func (e *evaluator) value(v ssa.Value, depth int) (any, bool) {
 		return &hole{v}, true
 	case *ssa.MakeMap:
 		out := map[string]any{}
-		for _, r := range *x.Referrers() {
+		for _, r := range ssax.Referrers(x) {
 			u, ok := r.(*ssa.MapUpdate)
 			if !ok || u.Map != x {
 				continue
@@ -726,7 +726,7 @@ func (e *evaluator) array(arr *ssa.Alloc, depth int) (any, bool) {
 		return nil, false
 	}
 	out := make([]any, at.Len())
-	for _, r := range *arr.Referrers() {
+	for _, r := range ssax.Referrers(arr) {
 		ia, ok := r.(*ssa.IndexAddr)
 		if !ok {
 			continue
@@ -736,7 +736,7 @@ func (e *evaluator) array(arr *ssa.Alloc, depth int) (any, bool) {
 			return nil, false
 		}
 		i, _ := constant.Int64Val(c.Value)
-		for _, rr := range *ia.Referrers() {
+		for _, rr := range ssax.Referrers(ia) {
 			if st, ok := rr.(*ssa.Store); ok && st.Addr == ia && int(i) < len(out) {
 				out[i], _ = e.value(st.Val, depth+1)
 			}
@@ -749,7 +749,7 @@ func (e *evaluator) array(arr *ssa.Alloc, depth int) (any, bool) {
 func (e *evaluator) structLit(a *ssa.Alloc, depth int) (any, bool) {
 	st := a.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
 	out := map[string]any{}
-	for _, r := range *a.Referrers() {
+	for _, r := range ssax.Referrers(a) {
 		switch x := r.(type) {
 		case *ssa.FieldAddr:
 			f := st.Field(x.Field)
@@ -757,7 +757,7 @@ func (e *evaluator) structLit(a *ssa.Alloc, depth int) (any, bool) {
 			if name == "-" {
 				continue
 			}
-			for _, rr := range *x.Referrers() {
+			for _, rr := range ssax.Referrers(x) {
 				if s, ok := rr.(*ssa.Store); ok && s.Addr == x {
 					out[name], _ = e.value(s.Val, depth+1)
 				}

@@ -1020,7 +1020,7 @@ func lastVariadic(v ssa.Value) (string, bool) {
 	if !ok || arr.Len() == 0 {
 		return "", false
 	}
-	for _, r := range *alloc.Referrers() {
+	for _, r := range ssax.Referrers(alloc) {
 		ia, ok := r.(*ssa.IndexAddr)
 		if !ok {
 			continue
@@ -1028,7 +1028,7 @@ func lastVariadic(v ssa.Value) (string, bool) {
 		if k, ok := ia.Index.(*ssa.Const); !ok || k.Int64() != arr.Len()-1 {
 			continue
 		}
-		for _, rr := range *ia.Referrers() {
+		for _, rr := range ssax.Referrers(ia) {
 			if st, ok := rr.(*ssa.Store); ok {
 				return model.ConstString(st.Val)
 			}
@@ -1184,7 +1184,7 @@ func (s *state) call(instr ssa.CallInstruction) {
 
 // errorUsed reports whether the error result of a call is used.
 func errorUsed(call *ssa.Call) bool {
-	for _, r := range *call.Referrers() {
+	for _, r := range ssax.Referrers(call) {
 		if ex, ok := r.(*ssa.Extract); ok && ex.Index == 1 && len(*ex.Referrers()) > 0 {
 			return true
 		}
@@ -1413,7 +1413,7 @@ func (s *state) onlyStore(addr ssa.Value) ssa.Value {
 		return nil
 	}
 	var val ssa.Value
-	for _, r := range *alloc.Referrers() {
+	for _, r := range ssax.Referrers(alloc) {
 		if st, ok := r.(*ssa.Store); ok && st.Addr == alloc {
 			if val != nil {
 				return nil

@@ -119,7 +119,7 @@ func VariadicElements(v ssa.Value) []Element {
 		return nil
 	}
 	var els []Element
-	for _, r := range *arr.Referrers() {
+	for _, r := range Referrers(arr) {
 		ia, ok := r.(*ssa.IndexAddr)
 		if !ok {
 			continue
@@ -129,7 +129,7 @@ func VariadicElements(v ssa.Value) []Element {
 			continue
 		}
 		i, _ := constant.Int64Val(c.Value)
-		for _, rr := range *ia.Referrers() {
+		for _, rr := range Referrers(ia) {
 			if st, ok := rr.(*ssa.Store); ok && st.Addr == ia {
 				els = append(els, Element{i, Strip(st.Val)})
 			}
@@ -147,4 +147,17 @@ func IsJSONList(t types.Type) bool {
 	}
 	b, ok := sl.Elem().Underlying().(*types.Basic)
 	return !ok || b.Kind() != types.Byte
+}
+
+// Referrers returns the instructions that use v, or nil for a value that
+// keeps no list of them (a constant, a global, a function): code that walks
+// the uses of whatever value it is given must not dereference a nil list.
+func Referrers(v interface{ Referrers() *[]ssa.Instruction }) []ssa.Instruction {
+	if v == nil {
+		return nil
+	}
+	if refs := v.Referrers(); refs != nil {
+		return *refs
+	}
+	return nil
 }
