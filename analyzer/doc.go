@@ -342,7 +342,10 @@ WithoutCancel); a context with a deadline (WithTimeout, WithDeadline) that
 the attempts are given bounds a loop that retries only conflicts, since
 they fail once it is past. A context the analysis cannot trace (a
 parameter) bounds a poll or a loop that checks it, not one that only
-passes it on. The user's own retry helpers count through their summaries.
+passes it on. The user's own retry helpers count through their summaries,
+in this package or another: a helper that hands its context parameter to
+such a poll, through any number of wrappers, is bounded by the context its
+caller gives it.
 Reported at the write call inside the loop.
 
 	for {
