@@ -112,7 +112,7 @@ func (ck *checker) patchHazard(w *writes.Write, info *patch.Info) (string, []ana
 			if !sentBy(w, m.Field, obj) {
 				continue
 			}
-			if m.List && m.Remove && !m.FromRead && m.Field == "finalizers" && ck.whileDeleting(w, obj) {
+			if m.Field == "finalizers" && onlyRemoves(m) && ck.whileDeleting(w, obj) {
 				// The API server refuses new finalizers on an object being
 				// deleted: a stale list that brings back one removed
 				// meanwhile is rejected (422), not applied.
@@ -226,12 +226,16 @@ func (ck *checker) removalWhileDeleting(obj ssa.Value, r ssa.Instruction, w *wri
 		return false
 	}
 	for _, m := range ck.flow.Mutations(obj, nil, r) {
-		if m.Field == "finalizers" && !(m.List && m.Remove && !m.FromRead) {
+		if m.Field == "finalizers" && !onlyRemoves(m) {
 			return false
 		}
 	}
 	return true
 }
+
+// onlyRemoves reports whether a change of a list only drops elements of
+// the list read.
+func onlyRemoves(m flow.Mutation) bool { return m.List && m.Remove && !m.FromRead }
 
 // createOrPatch reports controllerutil.CreateOrPatch calls whose mutate
 // function changes a list: the library sends a plain merge patch.

@@ -86,9 +86,9 @@ func (p *Package) writesIn(fn *ssa.Function) []*WriteSite {
 // the second when the first finds the object exists).
 func (p *Package) createdBySibling(fn *ssa.Function, obj ssa.Value) bool {
 	v := ssax.Strip(obj)
-	root := p.boundRoot(v)
+	captured := root(v, p)
 	mc := p.made[fn]
-	if root == v || mc == nil {
+	if captured == v || mc == nil {
 		return false // not captured, or not a closure
 	}
 	for _, r := range ssax.Referrers(mc) {
@@ -106,31 +106,13 @@ func (p *Package) createdBySibling(fn *ssa.Function, obj ssa.Value) bool {
 				continue
 			}
 			for c := range p.createdIn(f) {
-				if p.boundRoot(c) == root {
+				if root(c, p) == captured {
 					return true
 				}
 			}
 		}
 	}
 	return false
-}
-
-// boundRoot returns the value a free variable is bound to in the function
-// that makes the closure, through closures of closures; any other value as
-// it is.
-func (p *Package) boundRoot(v ssa.Value) ssa.Value {
-	for depth := 0; depth < maxAliasDepth; depth++ {
-		fv, ok := v.(*ssa.FreeVar)
-		if !ok {
-			return v
-		}
-		b, ok := p.bindings[fv]
-		if !ok {
-			return v
-		}
-		v = ssax.Strip(b)
-	}
-	return v
 }
 
 // creation is a call that creates an object, and its error.
