@@ -53,6 +53,31 @@ var Modelled = []string{
 	"sigs.k8s.io/controller-runtime",
 }
 
+// Inert are Kubernetes libraries outside the modelled ones that import
+// client-go or apimachinery but hold nothing lostupdate summarises: no
+// client call, retry, object builder or resourceVersion helper. Their
+// packages carry no facts, so a driver reads them from export data (on
+// cluster-api, 20 packages it would otherwise type-check and analyse on a
+// first run), and they are not analysed. Each entry is checked against the
+// library's source: component-base uses client-go only for metrics,
+// transport and configuration types; cluster-bootstrap only reads the
+// fields of Secrets.
+var Inert = []string{
+	"k8s.io/component-base",
+	"k8s.io/cluster-bootstrap",
+}
+
+// IsInert reports whether a package belongs to an Inert library.
+func IsInert(path string) bool {
+	path = Unvendor(path)
+	for _, m := range Inert {
+		if within(path, m) {
+			return true
+		}
+	}
+	return false
+}
+
 // Unvendor returns the import path a package has outside a vendor
 // directory: in GOPATH mode a vendored package's path is that of the
 // directory holding it, github.com/foo/bar/vendor/k8s.io/client-go/...,

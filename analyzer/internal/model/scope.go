@@ -6,9 +6,10 @@ package model
 // packages, or a package that carries facts (a shared library that wraps
 // client-go counts as a client package for its importers). Everything else
 // can be read from export data by a driver that loads only fact carriers
-// from source; see cmd/lostupdate.
+// from source; see cmd/lostupdate. A package of an Inert library carries
+// none.
 func CarriesFacts(path string, imports []string, carries func(string) bool) bool {
-	if IsModelled(path) {
+	if IsModelled(path) || IsInert(path) {
 		return false
 	}
 	for _, imp := range imports {
