@@ -197,7 +197,6 @@ func newChecker(pass *analysis.Pass, cfg *Config, pkg *ssa.Package, funcs []*ssa
 		funcs:    cfg.capSize(pass, funcs),
 		reported: map[string]bool{},
 	}
-	ck.calls = indexCalls(ck.inspector())
 	return ck
 }
 

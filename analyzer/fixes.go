@@ -42,7 +42,7 @@ func (ck *checker) lockFix(info *patch.Info) *analysis.SuggestedFix {
 	if info.Kind != patch.KindDiff || info.Site == nil || info.Lock {
 		return nil
 	}
-	ce := ck.calls[info.Site.Common().Pos()]
+	ce := ck.callAt(info.Site.Common().Pos())
 	if ce == nil || len(ce.Args) == 0 || ce.Ellipsis.IsValid() {
 		return nil
 	}

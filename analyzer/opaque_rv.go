@@ -67,7 +67,7 @@ func (tx *rvText) related(f *rv.Finding, pos, end token.Pos) []analysis.RelatedI
 			continue
 		}
 		switch {
-		case s.Kind == rv.FromName && tx.ck.calls[s.Pos] != nil:
+		case s.Kind == rv.FromName && tx.ck.callAt(s.Pos) != nil:
 			rel = append(rel, related(s.Pos, "%s returns the resourceVersion here (result %s)", tx.source(s), s.Name))
 		case s.Kind == rv.FromName && tx.sels[s.Pos] == nil:
 			rel = append(rel, related(s.Pos, "%s is named like a resourceVersion", s.Name))

@@ -146,6 +146,16 @@ func (ck *checker) writes() *writes.Set {
 	return ck.recs
 }
 
+// callAt returns the call expression whose Lparen is at pos, or nil. The
+// index is built on first use: most packages report nothing and never need
+// it.
+func (ck *checker) callAt(pos token.Pos) *ast.CallExpr {
+	if ck.calls == nil {
+		ck.calls = indexCalls(ck.inspector())
+	}
+	return ck.calls[pos]
+}
+
 // inspector returns the inspector of the package's files (built once).
 func (ck *checker) inspector() *inspector.Inspector {
 	if ck.insp == nil {
@@ -184,7 +194,7 @@ func (ck *checker) report(rule string, pos, end token.Pos, msg string, related [
 
 // callExpr returns the syntax of an SSA call, or nil.
 func (ck *checker) callExpr(call ssa.CallInstruction) *ast.CallExpr {
-	return ck.calls[call.Common().Pos()]
+	return ck.callAt(call.Common().Pos())
 }
 
 // callPos returns where to report a call: at the method name of a selector
@@ -361,7 +371,7 @@ func (tx *rvText) pos(instr ssa.Instruction) (token.Pos, token.Pos) {
 	if b := tx.bins[instr.Pos()]; b != nil {
 		return b.Pos(), b.End()
 	}
-	if ce := tx.ck.calls[instr.Pos()]; ce != nil {
+	if ce := tx.ck.callAt(instr.Pos()); ce != nil {
 		return ce.Pos(), ce.End()
 	}
 	return rv.PosOf(instr), token.NoPos
@@ -395,7 +405,7 @@ func (tx *rvText) arg(instr ssa.Instruction, i int) string {
 	if c, ok := instr.(ssa.CallInstruction); ok {
 		ce = tx.ck.callExpr(c)
 	} else {
-		ce = tx.ck.calls[instr.Pos()]
+		ce = tx.ck.callAt(instr.Pos())
 	}
 	if ce == nil || i >= len(ce.Args) {
 		return ""
@@ -446,7 +456,7 @@ func (tx *rvText) source(s *rv.Source) string {
 		text = strings.Replace(text, ".ListMeta.", ".", 1)
 		return short(text)
 	}
-	if ce := tx.ck.calls[s.Pos]; ce != nil {
+	if ce := tx.ck.callAt(s.Pos); ce != nil {
 		if s.Kind == rv.FromUnstructured && len(ce.Args) > 0 {
 			return "the metadata.resourceVersion of " + short(types.ExprString(ce.Args[0]))
 		}
