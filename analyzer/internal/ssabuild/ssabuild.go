@@ -4,8 +4,10 @@
 // requires ctrlflow, whose facts make drivers analyse every dependency from
 // source. Here the dependencies stay types only, and of them only the
 // packages whose functions or variables the code names get SSA packages (the
-// builder needs those), so that a package importing k8s.io/api/core/v1 for
-// its types does not pay for the thousands of methods declared there.
+// builder needs those), and each such package holds only the members the
+// code names, so that a package importing k8s.io/api/core/v1 for its types,
+// or k8s.io/api/core/v1beta2 for its GroupVersion, does not pay for the
+// thousands of types and methods declared there.
 package ssabuild
 
 import (
@@ -13,6 +15,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -29,7 +33,7 @@ func Build(fset *token.FileSet, pkg *types.Package, files []*ast.File, info *typ
 	// so the imports need no SSA package for that.
 	prog := ssa.NewProgram(fset, ssa.BareInits)
 	for _, imp := range referencedImports(pkg, info) {
-		prog.CreatePackage(imp, nil, nil, true)
+		createImport(prog, imp)
 	}
 	ssapkg := prog.CreatePackage(pkg, withoutGeneratedBodies(fset, files), info, false)
 	ssapkg.Build()
@@ -68,14 +72,23 @@ func Build(fset *token.FileSet, pkg *types.Package, files []*ast.File, info *typ
 	return ssapkg, funcs, nil
 }
 
-// referencedImports returns the packages other than pkg that declare a
-// package-level function or variable the code refers to.
-func referencedImports(pkg *types.Package, info *types.Info) []*types.Package {
-	seen := map[*types.Package]bool{}
-	var out []*types.Package
+// An import is the part of an imported package that the code refers to:
+// its package-level functions and variables.
+type import_ struct {
+	pkg  *types.Package
+	objs []types.Object
+}
+
+// referencedImports returns, for each package other than pkg that declares
+// a package-level function or variable the code refers to, those objects,
+// in the order of their first use in the source.
+func referencedImports(pkg *types.Package, info *types.Info) []import_ {
+	index := map[*types.Package]int{}
+	seen := map[types.Object]bool{}
+	var out []import_
 	for _, obj := range info.Uses {
 		p := obj.Pkg()
-		if p == nil || p == pkg || seen[p] {
+		if p == nil || p == pkg || seen[obj] {
 			continue
 		}
 		switch o := obj.(type) {
@@ -83,6 +96,8 @@ func referencedImports(pkg *types.Package, info *types.Info) []*types.Package {
 			if o.Signature().Recv() != nil {
 				continue
 			}
+			// A generic function's instances name its origin.
+			obj = o.Origin()
 		case *types.Var:
 			if o.IsField() || o.Parent() != p.Scope() {
 				continue
@@ -90,10 +105,55 @@ func referencedImports(pkg *types.Package, info *types.Info) []*types.Package {
 		default:
 			continue
 		}
-		seen[p] = true
-		out = append(out, p)
+		if seen[obj] {
+			continue
+		}
+		seen[obj] = true
+		i, ok := index[p]
+		if !ok {
+			i = len(out)
+			index[p] = i
+			out = append(out, import_{pkg: p})
+		}
+		out[i].objs = append(out[i].objs, obj)
 	}
+	// info.Uses is a map: sort so that SSA is built the same way every run.
+	for i := range out {
+		slices.SortFunc(out[i].objs, func(a, b types.Object) int {
+			return strings.Compare(a.Name(), b.Name())
+		})
+	}
+	slices.SortFunc(out, func(a, b import_) int { return strings.Compare(a.pkg.Path(), b.pkg.Path()) })
 	return out
+}
+
+// createImport creates the SSA package of an import with only the members
+// the code names. ssa.Program.CreatePackage without syntax creates a member
+// for every object of the package and every method of its types; given
+// syntax, it creates one for each declaration. So the import is given a
+// declaration without a body for each function and variable named, typed
+// by the object itself: the builder finds them as members, and, like the
+// members created from export data, the functions have no body. The package
+// is never built.
+func createImport(prog *ssa.Program, imp import_) {
+	info := &types.Info{Defs: make(map[*ast.Ident]types.Object, len(imp.objs))}
+	file := &ast.File{Name: ast.NewIdent(imp.pkg.Name())}
+	for _, obj := range imp.objs {
+		id := ast.NewIdent(obj.Name())
+		info.Defs[id] = obj
+		switch obj.(type) {
+		case *types.Func:
+			file.Decls = append(file.Decls, &ast.FuncDecl{Name: id, Type: &ast.FuncType{}})
+		case *types.Var:
+			file.Decls = append(file.Decls, &ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{&ast.ValueSpec{Names: []*ast.Ident{id}}}})
+		}
+	}
+	p := prog.CreatePackage(imp.pkg, []*ast.File{file}, info, true)
+	for _, m := range p.Members {
+		if fn, ok := m.(*ssa.Function); ok && fn.Synthetic == "" {
+			fn.Synthetic = "from type information"
+		}
+	}
 }
 
 // withoutGeneratedBodies returns the files with the bodies of the functions
