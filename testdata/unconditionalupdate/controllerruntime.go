@@ -267,3 +267,27 @@ func (r *WebAppReconciler) okForceUpdateOfReadServiceAccount(ctx context.Context
 	sa.AutomountServiceAccountToken = ptr.To(false)
 	return kubeutil.ForceUpdate(ctx, r.Client, sa)
 }
+
+// The live object takes the desired state by DeepCopyInto, then the resourceVersion it had, saved before the copy.
+func (r *WebAppReconciler) okDeepCopyIntoLiveKeepingResourceVersion(ctx context.Context, req ctrl.Request) error {
+	desired := kubeutil.DesiredService(req.Namespace, req.Name, 8080)
+	current := &corev1.Service{}
+	if err := r.Get(ctx, req.NamespacedName, current); err != nil {
+		return err
+	}
+	resourceVersion := current.GetResourceVersion()
+	desired.DeepCopyInto(current)
+	current.SetResourceVersion(resourceVersion)
+	return r.Update(ctx, current)
+}
+
+// DeepCopyInto of a built object replaces the live object's resourceVersion with none.
+func (r *WebAppReconciler) badDeepCopyIntoLive(ctx context.Context, req ctrl.Request) error {
+	desired := kubeutil.DesiredService(req.Namespace, req.Name, 8080)
+	current := &corev1.Service{}
+	if err := r.Get(ctx, req.NamespacedName, current); err != nil {
+		return err
+	}
+	desired.DeepCopyInto(current)
+	return r.Update(ctx, current) // want "^unconditional-update: "
+}

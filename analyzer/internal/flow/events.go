@@ -244,32 +244,30 @@ func (p *Package) rvEvent(instr ssa.Instruction, val ssa.Value) *event {
 	if s, ok := model.ConstString(val); ok && s == "" {
 		return &event{kind: evClear, instr: instr}
 	}
-	if src := rvSource(val); src != nil {
-		if allNoRV(p.Object(src, instr)) {
-			return &event{kind: evClear, instr: instr}
-		}
+	if src, read := rvSource(val); src != nil {
+		return &event{kind: evSetRVFrom, instr: instr, src: src, rvRead: read}
 	}
 	return &event{kind: evSetRV, instr: instr}
 }
 
 // rvSource returns the object whose resourceVersion v is (x.ResourceVersion
-// or x.GetResourceVersion()), or nil.
-func rvSource(v ssa.Value) ssa.Value {
+// or x.GetResourceVersion()) and the instruction that reads it, or nil.
+func rvSource(v ssa.Value) (ssa.Value, ssa.Instruction) {
 	v = strip(v)
 	switch x := v.(type) {
 	case *ssa.UnOp:
 		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL && fieldName(fa) == "ResourceVersion" {
 			if inner, ok := fa.X.(*ssa.FieldAddr); ok && fieldName(inner) == "ObjectMeta" {
-				return inner.X
+				return inner.X, x
 			}
-			return fa.X
+			return fa.X, x
 		}
 	case *ssa.Call:
 		if model.ObjectMethod(x.Common()) == model.GetResourceVersion {
-			return model.Recv(x.Common())
+			return model.Recv(x.Common()), x
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // metaEvent classifies a store of a whole ObjectMeta into an object. In a
@@ -278,7 +276,7 @@ func rvSource(v ssa.Value) ssa.Value {
 func (p *Package) metaEvent(st *ssa.Store) *event {
 	if fa, ok := st.Addr.(*ssa.FieldAddr); ok {
 		if _, ok := fa.X.(*ssa.Alloc); ok {
-			if e := p.metaEventOf(st); e.kind == evClear {
+			if e := p.metaEventOf(st); p.kindOf(e) == evClear {
 				return nil
 			}
 		}
@@ -473,7 +471,7 @@ func (p *Package) objectAt(v ssa.Value, at ssa.Instruction, depth int) []Origin 
 		if last != nil && p.dominates(e.instr, last) {
 			continue
 		}
-		switch e.kind {
+		switch p.kindOf(e) {
 		case evClear:
 			out = append(out, Origin{Kind: Cleared, Site: e.instr})
 		case evSetRV:
@@ -584,7 +582,7 @@ func (p *Package) RefilledWhere(v ssa.Value, where func(ssa.Instruction) bool) b
 	for _, e := range p.describe(v).events {
 		// A write that fills the object in on success ends the retry: it
 		// is no re-read.
-		if (e.kind == evFill || e.kind == evSetRV) && !e.onSuccess && where(e.instr) {
+		if k := p.kindOf(e); (k == evFill || k == evSetRV) && !e.onSuccess && where(e.instr) {
 			return true
 		}
 	}

@@ -24,17 +24,39 @@ const (
 	evFill  eventKind = iota // the whole object is filled from src (a copy, a decode, a controller-runtime read)
 	evSetRV                  // its resourceVersion is set from a read
 	evClear                  // its resourceVersion is set to ""
+	// its resourceVersion is set to that of src as read at rvRead: evSetRV
+	// if src carries one there, evClear if it certainly carries none. It is
+	// resolved when first asked (kindOf), once the provenance of src is
+	// complete: src is often the object itself, being described when the
+	// event is made (a live object's version saved, the object overwritten
+	// with desired state, the version stored back).
+	evSetRVFrom
 )
 
 // event is an instruction that changes the resourceVersion of an object.
 type event struct {
 	kind   eventKind
 	instr  ssa.Instruction
-	src    ssa.Value // evFill from a value: the object copied in
-	origin Origin    // evFill without src: the origin filled in
+	src    ssa.Value       // evFill from a value: the object copied in
+	origin Origin          // evFill without src: the origin filled in
+	rvRead ssa.Instruction // evSetRVFrom: where src's resourceVersion is read
 	// onSuccess: the event happens only if the call succeeds (a
 	// controller-runtime write fills the object in with the server's state).
 	onSuccess bool
+}
+
+// kindOf returns the kind of an event, evSetRVFrom resolved.
+func (p *Package) kindOf(e *event) eventKind {
+	if e.kind != evSetRVFrom {
+		return e.kind
+	}
+	// Provisionally a version from a read, should the question come back
+	// to this event: it then reports nothing it could not prove.
+	e.kind = evSetRV
+	if allNoRV(p.Object(e.src, e.rvRead)) {
+		e.kind = evClear
+	}
+	return e.kind
 }
 
 func (p *Package) merge(dst *objInfo, src *objInfo) {

@@ -104,9 +104,9 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 				switch {
 				case e.kind == evFill && e.src == nil && e.origin.Kind == Read:
 					s.ReadsInto[i] = true
-				case e.kind == evSetRV:
+				case p.kindOf(e) == evSetRV:
 					sets = true
-				case e.kind == evClear:
+				case p.kindOf(e) == evClear:
 					clears = true
 				}
 			}
