@@ -4,6 +4,8 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -507,16 +509,30 @@ func (p *Package) handledOnEveryPath(from *ssa.BasicBlock, write ssa.Instruction
 	for _, c := range t.otherTests {
 		branch(c, false)
 	}
-	seen := map[*ssa.BasicBlock]bool{}
-	var walk func(b *ssa.BasicBlock) bool
-	walk = func(b *ssa.BasicBlock) bool {
-		if seen[b] {
+	// The walk follows each path with the boolean flags it has set:
+	// if err != nil { failed = true; log(err) } ... if failed { return err }
+	// hands the error on through the flag. A flag is a phi that is true on
+	// the path, because the edge taken into its block brings true or a
+	// flag already true. A branch on a flag takes only its true side.
+	type state struct {
+		b     *ssa.BasicBlock
+		flags string // the flags set, in order of their names
+	}
+	seen := map[state]bool{}
+	const maxStates = 4096 // beyond it, the error is taken to be lost
+	var walk func(b *ssa.BasicBlock, flags []*ssa.Phi) bool
+	walk = func(b *ssa.BasicBlock, flags []*ssa.Phi) bool {
+		st := state{b, flagsKey(flags)}
+		if seen[st] {
 			return true // a loop back: judged where it was entered
+		}
+		if len(seen) >= maxStates {
+			return false
 		}
 		if write != nil && b == write.Block() && b != from {
 			return true // another attempt of the write
 		}
-		seen[b] = true
+		seen[st] = true
 		if sinkBlocks[b] {
 			return true
 		}
@@ -526,17 +542,71 @@ func (p *Package) handledOnEveryPath(from *ssa.BasicBlock, write ssa.Instruction
 		if len(b.Succs) == 0 {
 			return false
 		}
+		next := func(s *ssa.BasicBlock) bool { return walk(s, flagsInto(b, s, flags)) }
 		if succ := onConflict[b]; succ != nil {
-			return walk(succ)
+			return next(succ)
+		}
+		if iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
+			if phi, ok := iff.Cond.(*ssa.Phi); ok && slices.Contains(flags, phi) {
+				return next(b.Succs[0])
+			}
 		}
 		for _, s := range b.Succs {
-			if !walk(s) {
+			if !next(s) {
 				return false
 			}
 		}
 		return true
 	}
-	return walk(from)
+	return walk(from, nil)
+}
+
+// flagsInto returns the flags set on entering block to from block from:
+// those of its boolean phis whose edge from from brings true or a flag set
+// before, and the flags set before that are not phis of to.
+func flagsInto(from, to *ssa.BasicBlock, flags []*ssa.Phi) []*ssa.Phi {
+	pred := slices.Index(to.Preds, from)
+	var out []*ssa.Phi
+	for _, f := range flags {
+		if f.Block() != to {
+			out = append(out, f)
+		}
+	}
+	for _, instr := range to.Instrs {
+		phi, ok := instr.(*ssa.Phi)
+		if !ok {
+			break
+		}
+		if pred < 0 || !isBool(phi.Type()) {
+			continue
+		}
+		switch e := phi.Edges[pred].(type) {
+		case *ssa.Const:
+			if e.Value != nil && e.Value.Kind() == constant.Bool && constant.BoolVal(e.Value) {
+				out = append(out, phi)
+			}
+		case *ssa.Phi:
+			if slices.Contains(flags, e) {
+				out = append(out, phi)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b *ssa.Phi) int { return strings.Compare(a.Name(), b.Name()) })
+	return out
+}
+
+func flagsKey(flags []*ssa.Phi) string {
+	var b strings.Builder
+	for _, f := range flags {
+		b.WriteString(f.Name())
+		b.WriteByte(' ')
+	}
+	return b.String()
+}
+
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsBoolean != 0
 }
 
 // handsOn looks at one block of a failure path: ends is true when the path
@@ -565,7 +635,7 @@ func (p *Package) instrsHandOn(instrs []ssa.Instruction, afterSuccess, onFailure
 			if model.ErrorUseOf(x.Common()) == model.ErrExit {
 				return true, true
 			}
-			if !afterSuccess && (model.IsWorkqueueAdd(x.Common()) || model.IsRequeueCall(x.Common()) || (onFailure && p.rewrites(x.Common()))) {
+			if !afterSuccess && (model.IsWorkqueueAdd(x.Common()) || model.IsRequeueCall(x.Common()) || (onFailure && p.rewrites(x.Common())) || p.callSetsRequeue(x.Common())) {
 				return true, true
 			}
 		case *ssa.Store:
@@ -577,11 +647,75 @@ func (p *Package) instrsHandOn(instrs []ssa.Instruction, afterSuccess, onFailure
 			if p.setsFailingResult(x) {
 				return true, true
 			}
+			// result.RequeueAfter = 15 * time.Second: the reconcile
+			// result the function returns asks for a requeue.
+			if !afterSuccess && setsRequeue(x) {
+				return true, true
+			}
 		case *ssa.Panic:
 			return true, true
 		}
 	}
 	return false, false
+}
+
+// setsRequeue reports whether a store sets the Requeue or RequeueAfter
+// field of a reconcile.Result to a value that may not be zero.
+func setsRequeue(st *ssa.Store) bool {
+	fa, ok := st.Addr.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
+	if !ok || !model.IsReconcileResult(ptr.Elem()) {
+		return false
+	}
+	switch fieldName(fa) {
+	case "Requeue", "RequeueAfter":
+	default:
+		return false
+	}
+	c, ok := st.Val.(*ssa.Const)
+	if !ok {
+		return true
+	}
+	switch {
+	case c.Value == nil:
+		return false
+	case c.Value.Kind() == constant.Bool:
+		return constant.BoolVal(c.Value)
+	case c.Value.Kind() == constant.Int || c.Value.Kind() == constant.Float:
+		return constant.Sign(c.Value) != 0
+	}
+	return true
+}
+
+// callSetsRequeue reports whether a call of a function of the package is
+// given a *reconcile.Result that the function may set a requeue in:
+// updateRequeueAfter(&result, 15*time.Second).
+func (p *Package) callSetsRequeue(c *ssa.CallCommon) bool {
+	fn := callee(c)
+	if !p.local(fn) || len(fn.Params) != len(c.Args) {
+		return false
+	}
+	for i, arg := range c.Args {
+		ptr, ok := arg.Type().Underlying().(*types.Pointer)
+		if !ok || !model.IsReconcileResult(ptr.Elem()) {
+			continue
+		}
+		for _, r := range ssax.Referrers(fn.Params[i]) {
+			fa, ok := r.(*ssa.FieldAddr)
+			if !ok {
+				continue
+			}
+			for _, rr := range ssax.Referrers(fa) {
+				if st, ok := rr.(*ssa.Store); ok && st.Addr == fa && setsRequeue(st) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // setsFailingResult reports whether a store in a closure sets a named result
