@@ -94,7 +94,7 @@ func (p *Package) filledFrom(ia *ssa.IndexAddr, obj map[ssa.Value]bool, field st
 		for _, r := range ssax.Referrers(v) {
 			switch r := r.(type) {
 			case *ssa.Store:
-				if r.Addr == v && p.fromObject(r.Val, obj, field) {
+				if r.Addr == v && p.fromObject(r.Val, obj, field, r) {
 					return true
 				}
 			case *ssa.FieldAddr:
@@ -210,7 +210,7 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 				// ann["n"] = inc(obj.Annotations["n"]); obj.Annotations = ann).
 				m.FromRead = p.mapValueFromRead(r.Val, obj, sub)
 			case !isSlice:
-				m.FromRead = p.fromObject(r.Val, obj, sub)
+				m.FromRead = p.fromObject(r.Val, obj, sub, r)
 			case emptyList(r.Val):
 				// obj.Status.ResourceKey = nil: cleared to a constant, the
 				// controller's desired state whatever the list held; or
@@ -219,7 +219,7 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 				m.Remove, m.Replaced = !made, true
 			default:
 				m.Remove = p.sublist(r.Val, obj, sub)
-				m.Replaced = !m.Remove && !p.fromObject(r.Val, obj, sub)
+				m.Replaced = !m.Remove && !p.fromObject(r.Val, obj, sub, r)
 			}
 			out = append(out, m)
 		case *ssa.FieldAddr:
@@ -255,14 +255,14 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 			case isMap:
 				for _, rr := range ssax.Referrers(r) {
 					if u, ok := rr.(*ssa.MapUpdate); ok && u.Map == r {
-						out = append(out, Mutation{Instr: u, Field: sub, FromRead: p.fromObject(u.Value, obj, sub)})
+						out = append(out, Mutation{Instr: u, Field: sub, FromRead: p.fromObject(u.Value, obj, sub, u)})
 					}
 				}
 			case isPtr:
 				// *obj.Spec.Replicas = n
 				for _, rr := range ssax.Referrers(r) {
 					if s, ok := rr.(*ssa.Store); ok && s.Addr == r {
-						out = append(out, Mutation{Instr: s, Field: sub, FromRead: p.fromObject(s.Val, obj, sub)})
+						out = append(out, Mutation{Instr: s, Field: sub, FromRead: p.fromObject(s.Val, obj, sub, s)})
 					}
 				}
 			}
@@ -297,7 +297,7 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 func (p *Package) mapValueFromRead(m ssa.Value, obj map[ssa.Value]bool, field string) bool {
 	m = strip(m)
 	for _, r := range ssax.Referrers(m) {
-		if u, ok := r.(*ssa.MapUpdate); ok && u.Map == m && p.fromObject(u.Value, obj, field) {
+		if u, ok := r.(*ssa.MapUpdate); ok && u.Map == m && p.fromObject(u.Value, obj, field, u) {
 			return true
 		}
 	}
@@ -439,7 +439,7 @@ func (p *Package) unstructuredMutations(f *ssa.FieldAddr, obj map[ssa.Value]bool
 				out = append(out, Mutation{Instr: c, Field: field, List: true})
 			case model.NestedSet:
 				_, isSlice := strip(args[1]).Type().Underlying().(*types.Slice)
-				out = append(out, Mutation{Instr: c, Field: field, List: isSlice, FromRead: p.fromObject(args[1], obj, field)})
+				out = append(out, Mutation{Instr: c, Field: field, List: isSlice, FromRead: p.fromObject(args[1], obj, field, c)})
 			}
 		}
 	}
@@ -464,7 +464,7 @@ func (p *Package) callMutations(call ssa.CallInstruction, a ssa.Value, path stri
 			if len(c.Args) > 0 {
 				v := c.Args[len(c.Args)-1]
 				remove = p.sublist(v, obj, field)
-				replaced = !remove && !p.fromObject(v, obj, field)
+				replaced = !remove && !p.fromObject(v, obj, field, call)
 			}
 			return []Mutation{{Instr: call, Field: field, List: true, Merge: m.Merge, Remove: remove, Replaced: replaced}}
 		}
@@ -490,15 +490,40 @@ func (p *Package) callMutations(call ssa.CallInstruction, a ssa.Value, path stri
 // that holds it. A value computed from other fields of the object (a label
 // used as a key into the controller's desired state, a value copied from
 // another field) is a desired-state write, not a read-modify-write.
-func (p *Package) fromObject(v ssa.Value, obj map[ssa.Value]bool, field string) bool {
-	return p.ReadFromField(v, func(o ssa.Value) bool { return obj[o] }, field) != nil
+//
+// A field read before the object is filled again (a read into it, or a
+// controller-runtime write, which fills it with the server's state), when
+// the fill runs before the store at, is what the object held before: its
+// value is not the one the store replaces. st := obj.Status; Patch(obj);
+// obj.Status = st keeps what the program had decided across a write that
+// overrides it.
+func (p *Package) fromObject(v ssa.Value, obj map[ssa.Value]bool, field string, at ssa.Instruction) bool {
+	isObj := func(o ssa.Value) bool { return obj[o] }
+	refilled := func(read ssa.Instruction) bool { return p.refilledBetween(obj, read, at) }
+	return p.readFrom(v, isObj, func(read string) bool { return RelatedPaths(read, field) }, refilled) != nil
+}
+
+// refilledBetween reports whether one of the objects in obj is filled
+// again after instruction read and before at, on every path.
+func (p *Package) refilledBetween(obj map[ssa.Value]bool, read, at ssa.Instruction) bool {
+	if at == nil || read.Parent() != at.Parent() {
+		return false
+	}
+	for o := range obj {
+		for _, e := range p.describe(o).events {
+			if p.kindOf(e) == evFill && e.instr.Parent() == read.Parent() && p.dominates(read, e.instr) && p.dominates(e.instr, at) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ReadFrom returns an instruction that reads a field (other than the
 // object's identity) of an object accepted by isObj, which v is computed
 // from; nil if there is none.
 func (p *Package) ReadFrom(v ssa.Value, isObj func(ssa.Value) bool) ssa.Instruction {
-	return p.readFrom(v, isObj, func(string) bool { return true })
+	return p.readFrom(v, isObj, func(string) bool { return true }, nil)
 }
 
 // ReadFromField is ReadFrom restricted to reads of field (a JSON path from
@@ -507,7 +532,7 @@ func (p *Package) ReadFrom(v ssa.Value, isObj func(ssa.Value) bool) ssa.Instruct
 // for any. A read whose path the analysis does not know (the map of an
 // unstructured object) counts.
 func (p *Package) ReadFromField(v ssa.Value, isObj func(ssa.Value) bool, field string) ssa.Instruction {
-	return p.readFrom(v, isObj, func(read string) bool { return RelatedPaths(read, field) })
+	return p.readFrom(v, isObj, func(read string) bool { return RelatedPaths(read, field) }, nil)
 }
 
 // RelatedPaths reports whether one of two field paths (dotted, "" for one
@@ -525,7 +550,9 @@ func RelatedPaths(a, b string) bool {
 	return true
 }
 
-func (p *Package) readFrom(v ssa.Value, isObj func(ssa.Value) bool, field func(string) bool) ssa.Instruction {
+// stale, when set, tells a read whose value is not the object's current
+// one: it does not count.
+func (p *Package) readFrom(v ssa.Value, isObj func(ssa.Value) bool, field func(string) bool, stale func(ssa.Instruction) bool) ssa.Instruction {
 	seen := map[ssa.Value]bool{}
 	work := []ssa.Value{v}
 	for len(work) > 0 && len(seen) < maxReadFromValues {
@@ -541,6 +568,9 @@ func (p *Package) readFrom(v ssa.Value, isObj func(ssa.Value) bool, field func(s
 		case *ssa.UnOp:
 			if y.Op == token.MUL {
 				if path, ok := readsObjectField(y.X, isObj); ok && field(path) && !p.overwritten(y, isObj) {
+					if stale != nil && stale(y) {
+						continue
+					}
 					return y
 				}
 			}
@@ -548,6 +578,9 @@ func (p *Package) readFrom(v ssa.Value, isObj func(ssa.Value) bool, field func(s
 			if r := model.Recv(y.Common()); r != nil && (isObj(strip(r)) || isObj(embedder(r))) {
 				name := model.CalledName(y.Common())
 				if f, ok := strings.CutPrefix(name, "Get"); ok && !model.IsIdentityField(f) && field(getterPath(f)) {
+					if stale != nil && stale(y) {
+						continue
+					}
 					return y
 				}
 			}
