@@ -122,7 +122,11 @@ name their wrappers of it: ec.enqueueExperimentAfter(ex, time.Second)). So is a 
 path on which the function then returns a non-nil error or asks for a
 requeue, whichever error that is (a best-effort status write on an error
 path: the next reconcile writes it again), also in an unexported helper
-every caller of which in the package then does; and a conflict mapped to a
+every caller of which in the package then does; a failure remembered in a
+flag that later fails the function (if err != nil { failed = true } ...
+if failed { return err }); a failure path that sets a requeue in the
+reconcile result the function returns (result.RequeueAfter = d, or a
+helper given &result that does); and a conflict mapped to a
 result that differs from the success path's (if IsConflict(err) { return
 false, nil } in an election between replicas: the caller is told). The
 swallow is a conflict mapped to exactly what success returns. Reported at
@@ -201,6 +205,10 @@ now. Reported at the Patch call:
     set to lo.Assign(labels, more)) is not reported either: a merge patch
     sends only the keys that changed, each set blind; a value of the map
     computed from the value it replaces (a counter in an annotation) is.
+    A value read from the object before it is filled again (by a read, or
+    by a controller-runtime write, which fills it with the server's state)
+    is not the value the patch replaces: st := obj.Status; Patch(obj);
+    obj.Status = st sends what the program had decided.
     A strategic merge patch merges lists
     that declare patchStrategy merge (finalizers, owner references, ...) by
     key, so for it only the other lists count.
