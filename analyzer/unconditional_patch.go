@@ -148,9 +148,9 @@ func (ck *checker) patchHazard(w *writes.Write, info *patch.Info) (string, []ana
 					return "its body has an op that addresses a list element by index", builtBy(info)
 				case op.Op == "":
 					// An op of a body a helper builds, known by its path.
-					return fmt.Sprintf("its body has an op that addresses %s by index", indexedPath(op.Path)), builtBy(info)
+					return fmt.Sprintf("its body has an op that addresses %s by index", indexedPath(op.Path, patchedType(w))), builtBy(info)
 				}
-				return fmt.Sprintf("its %s op addresses %s by index", op.Op, indexedPath(op.Path)), nil
+				return fmt.Sprintf("its %s op addresses %s by index", op.Op, indexedPath(op.Path, patchedType(w))), nil
 			}
 			if op.Op == "replace" || op.Op == "remove" || op.Op == "add" {
 				for _, v := range op.Value {
@@ -309,9 +309,74 @@ func fieldName(field string) string {
 	return field
 }
 
-func indexedPath(path string) string {
-	// A segment the program computes ("{}") is an index here.
-	return "the list element " + strings.ReplaceAll(path, "{}", "<index>")
+// indexedPath renders a JSON pointer whose computed segments ("{}") are
+// named by what they address in an object of type t: <index> in a list,
+// <key> in a map, <field> in a struct. Where the type does not say (an
+// unstructured object, a field the type lacks), a computed segment is an
+// index, as the patch addresses a list element.
+func indexedPath(path string, t types.Type) string {
+	segs := strings.Split(path, "/")
+	cur := t
+	for i := 1; i < len(segs); i++ {
+		var under types.Type
+		if cur != nil {
+			under = deref(cur).Underlying()
+		}
+		seg := segs[i]
+		switch u := under.(type) {
+		case *types.Slice:
+			cur = u.Elem()
+			if seg == "{}" {
+				segs[i] = "<index>"
+			}
+		case *types.Map:
+			cur = u.Elem()
+			if seg == "{}" {
+				segs[i] = "<key>"
+			}
+		case *types.Struct:
+			if seg == "{}" {
+				segs[i], cur = "<field>", nil
+				continue
+			}
+			cur = jsonField(u, seg)
+		default:
+			cur = nil
+			if seg == "{}" {
+				segs[i] = "<index>"
+			}
+		}
+	}
+	return "the list element " + strings.Join(segs, "/")
+}
+
+// jsonField returns the type of the field of a struct that encoding/json
+// encodes under name, looking into embedded structs without a name of
+// their own (TypeMeta, ObjectMeta under metadata is named); nil if none.
+func jsonField(s *types.Struct, name string) types.Type {
+	for i := 0; i < s.NumFields(); i++ {
+		f := s.Field(i)
+		tagName, _, _ := strings.Cut(model.Tag(s.Tag(i), "json"), ",")
+		if f.Embedded() && tagName == "" {
+			if es, ok := deref(f.Type()).Underlying().(*types.Struct); ok {
+				if t := jsonField(es, name); t != nil {
+					return t
+				}
+			}
+			continue
+		}
+		if model.JSONName(f.Name(), s.Tag(i)) == name {
+			return f.Type()
+		}
+	}
+	return nil
+}
+
+func deref(t types.Type) types.Type {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
 }
 
 // sentBy reports whether a change to a field reaches the server through a

@@ -394,3 +394,17 @@ func badTemplateImageByIndex(ctx context.Context, cs kubernetes.Interface, ns, n
 	_, err = cs.AppsV1().Deployments(ns).Patch(ctx, name, types.JSONPatchType, data, metav1.PatchOptions{}) // want `^unconditional-patch: Patch sends a JSON patch built by TemplateImagePatch without a precondition, and its body has an op that addresses the list element /spec/template/spec/containers/<index>/image by index`
 	return err
 }
+
+// A status list chosen by name, and the entry in it by the index read, as
+// grafana-operator's status lists of the resources it serves are.
+type StatusListReconciler struct {
+	client.Client
+}
+
+func (r *StatusListReconciler) dropCondition(ctx context.Context, pod *corev1.Pod, list string, idx int) error {
+	data, err := json.Marshal([]map[string]any{{"op": "remove", "path": fmt.Sprintf("/status/%s/%d", list, idx)}})
+	if err != nil {
+		return err
+	}
+	return r.Status().Patch(ctx, pod, client.RawPatch(types.JSONPatchType, data)) // want `^unconditional-patch: Status\(\).Patch of pod sends a JSON patch without a precondition, and its remove op addresses the list element /status/<field>/<index> by index`
+}
