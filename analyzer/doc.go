@@ -122,7 +122,9 @@ name their wrappers of it: ec.enqueueExperimentAfter(ex, time.Second)). So is a 
 path on which the function then returns a non-nil error or asks for a
 requeue, whichever error that is (a best-effort status write on an error
 path: the next reconcile writes it again), also in an unexported helper
-every caller of which in the package then does; a failure remembered in a
+every caller of which in the package then does, or is such a helper itself
+(up to three calls deep: a periodic reconcile that always ends in an error
+or a requeue, two helpers above a logged write); a failure remembered in a
 flag that later fails the function (if err != nil { failed = true } ...
 if failed { return err }); a failure path that sets a requeue in the
 reconcile result the function returns (result.RequeueAfter = d, or a

@@ -273,3 +273,157 @@ func (r *ClaimBindingReconciler) Reconcile(ctx context.Context, req reconcile.Re
 	}
 	return reconcile.Result{}, nil
 }
+
+// A periodic reconcile, as percona's operators have: every pass ends in an
+// error or a requeue after a few seconds, and a helper of a helper logs the
+// failure of its write. The next pass writes again.
+type UserSecretReconciler struct {
+	kube        client.Client
+	reconcileIn time.Duration
+}
+
+func (r *UserSecretReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	rr := reconcile.Result{RequeueAfter: r.reconcileIn}
+	if err := r.reconcileUsers(ctx, req.Namespace); err != nil {
+		return reconcile.Result{}, fmt.Errorf("reconcile users: %w", err)
+	}
+	return rr, nil
+}
+
+func (r *UserSecretReconciler) reconcileUsers(ctx context.Context, ns string) error {
+	if ns == "" {
+		return nil
+	}
+	if err := r.handleUsers(ctx, ns); err != nil {
+		return fmt.Errorf("handle users: %w", err)
+	}
+	return nil
+}
+
+func (r *UserSecretReconciler) handleUsers(ctx context.Context, ns string) error {
+	var secrets corev1.SecretList
+	if err := r.kube.List(ctx, &secrets, client.InNamespace(ns)); err != nil {
+		return err
+	}
+	for i := range secrets.Items {
+		if err := r.rotatePassword(ctx, &secrets.Items[i]); err != nil {
+			logf.FromContext(ctx).Error(err, "rotate password", "secret", secrets.Items[i].Name)
+			continue
+		}
+	}
+	return nil
+}
+
+func (r *UserSecretReconciler) rotatePassword(ctx context.Context, sec *corev1.Secret) error {
+	if sec.Annotations == nil {
+		sec.Annotations = map[string]string{}
+	}
+	sec.Annotations["example.com/rotated"] = time.Now().UTC().Format(time.RFC3339)
+	return r.kube.Update(ctx, sec)
+}
+
+// The same chain under a reconcile that ends one pass without a requeue:
+// the failure logged two calls down is lost there.
+type OneShotUserSecretReconciler struct {
+	kube client.Client
+}
+
+func (r *OneShotUserSecretReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	if err := r.reconcileUsers(ctx, req.Namespace); err != nil {
+		return reconcile.Result{}, fmt.Errorf("reconcile users: %w", err)
+	}
+	return reconcile.Result{}, nil
+}
+
+func (r *OneShotUserSecretReconciler) reconcileUsers(ctx context.Context, ns string) error {
+	if ns == "" {
+		return nil
+	}
+	if err := r.handleUsers(ctx, ns); err != nil {
+		return fmt.Errorf("handle users: %w", err)
+	}
+	return nil
+}
+
+func (r *OneShotUserSecretReconciler) handleUsers(ctx context.Context, ns string) error {
+	var secrets corev1.SecretList
+	if err := r.kube.List(ctx, &secrets, client.InNamespace(ns)); err != nil {
+		return err
+	}
+	for i := range secrets.Items {
+		if err := r.rotatePassword(ctx, &secrets.Items[i]); err != nil { // want "^missing-retry: rotatePassword of "
+			logf.FromContext(ctx).Error(err, "rotate password", "secret", secrets.Items[i].Name)
+			continue
+		}
+	}
+	return nil
+}
+
+func (r *OneShotUserSecretReconciler) rotatePassword(ctx context.Context, sec *corev1.Secret) error {
+	if sec.Annotations == nil {
+		sec.Annotations = map[string]string{}
+	}
+	sec.Annotations["example.com/rotated"] = time.Now().UTC().Format(time.RFC3339)
+	return r.kube.Update(ctx, sec)
+}
+
+// A reconcile that returns what its helper returns: when the write two
+// calls down fails, the helper still returns nil, and so does the reconcile.
+type StampReconciler struct {
+	kube client.Client
+}
+
+func (r *StampReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	return reconcile.Result{}, r.sync(ctx, req)
+}
+
+func (r *StampReconciler) sync(ctx context.Context, req reconcile.Request) error {
+	var cm corev1.ConfigMap
+	if err := r.kube.Get(ctx, req.NamespacedName, &cm); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	r.stamp(ctx, &cm)
+	return nil
+}
+
+func (r *StampReconciler) stamp(ctx context.Context, cm *corev1.ConfigMap) {
+	if cm.Annotations == nil {
+		cm.Annotations = map[string]string{}
+	}
+	cm.Annotations["example.com/seen"] = time.Now().UTC().Format(time.RFC3339)
+	if err := r.kube.Update(ctx, cm); err != nil { // want "^missing-retry: Update of cm"
+		logf.FromContext(ctx).Error(err, "stamp")
+	}
+}
+
+// A write in a goroutine: the requeue of the reconcile that started it
+// does not wait for it, and its failure reaches no one.
+type BackgroundStampReconciler struct {
+	kube client.Client
+}
+
+func (r *BackgroundStampReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	if err := r.start(ctx, req); err != nil {
+		return reconcile.Result{}, err
+	}
+	return reconcile.Result{RequeueAfter: time.Minute}, nil
+}
+
+func (r *BackgroundStampReconciler) start(ctx context.Context, req reconcile.Request) error {
+	var cm corev1.ConfigMap
+	if err := r.kube.Get(ctx, req.NamespacedName, &cm); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	go r.stamp(context.WithoutCancel(ctx), &cm)
+	return nil
+}
+
+func (r *BackgroundStampReconciler) stamp(ctx context.Context, cm *corev1.ConfigMap) {
+	if cm.Annotations == nil {
+		cm.Annotations = map[string]string{}
+	}
+	cm.Annotations["example.com/seen"] = time.Now().UTC().Format(time.RFC3339)
+	if err := r.kube.Update(ctx, cm); err != nil { // want "^missing-retry: Update of cm"
+		logf.FromContext(ctx).Error(err, "stamp")
+	}
+}

@@ -118,14 +118,14 @@ func (p *Package) failsAfter(write ssa.Instruction, success, failed map[*ssa.Bas
 		if len(b.Succs) == 0 {
 			return false
 		}
-		for _, s := range b.Succs {
+		for _, s := range p.feasibleSuccs(b) {
 			if !walk(s) {
 				return false
 			}
 		}
 		return true
 	}
-	for _, s := range b.Succs {
+	for _, s := range p.feasibleSuccs(b) {
 		if !walk(s) {
 			return false
 		}
@@ -133,12 +133,39 @@ func (p *Package) failsAfter(write ssa.Instruction, success, failed map[*ssa.Bas
 	return len(b.Succs) > 0
 }
 
+// feasibleSuccs returns the successors of a block, without the failure
+// branch of a nil check of an error assumed nil (assumeNil).
+func (p *Package) feasibleSuccs(b *ssa.BasicBlock) []*ssa.BasicBlock {
+	if p.assumeNil == nil || len(b.Instrs) == 0 {
+		return b.Succs
+	}
+	iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok || !slices.Contains(p.assumeNil.nilChecks, iff) {
+		return b.Succs
+	}
+	failure := failureSuccessor(iff)
+	for _, s := range b.Succs {
+		if s != failure {
+			return []*ssa.BasicBlock{s}
+		}
+	}
+	return b.Succs
+}
+
 // callersFailAfter reports whether a write in an unexported function of the
 // package is followed, at every call of that function in the package, by a
-// failure or a requeue of the caller. A function that escapes as a value may
-// have callers the package does not show: it is not judged this way.
+// failure or a requeue of the caller, or by a return of a caller that is
+// itself such a function every call of which is (a helper of a helper,
+// maxCallerDepth deep). A function that escapes as a value may have callers
+// the package does not show: it is not judged this way.
 func (p *Package) callersFailAfter(write ssa.Instruction) bool {
-	if write == nil {
+	return p.callersFailAfterDepth(write, 0)
+}
+
+const maxCallerDepth = 3
+
+func (p *Package) callersFailAfterDepth(write ssa.Instruction, depth int) bool {
+	if write == nil || depth >= maxCallerDepth {
 		return false
 	}
 	fn := write.Parent()
@@ -156,11 +183,49 @@ func (p *Package) callersFailAfter(write ssa.Instruction) bool {
 		return false
 	}
 	for _, c := range calls {
-		if c.Parent() == fn || !p.failsAfter(c, nil, nil) {
+		switch c.(type) {
+		case *ssa.Go, *ssa.Defer:
+			return false // its failure reaches no caller
+		}
+		if c.Parent() == fn || !(p.failsAfterCall(c) || p.callersFailAfterDepth(c, depth+1)) {
 			return false
 		}
 	}
 	return true
+}
+
+// failsAfterCall is failsAfter for a call of a function whose write failed
+// on a path where the function itself then did not fail: the call's error
+// result is nil there. A return of it is no failure, and of a nil check of
+// it only the nil branch is followed.
+func (p *Package) failsAfterCall(c ssa.CallInstruction) bool {
+	if errv := errorValue(c); errv != nil {
+		p.assumeNil = p.taint(errv)
+		defer func() { p.assumeNil = nil }()
+	}
+	return p.failsAfter(c, nil, nil)
+}
+
+// errorValue returns the error result of a call, or nil.
+func errorValue(c ssa.CallInstruction) ssa.Value {
+	call, ok := c.(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	res := call.Common().Signature().Results()
+	i := errorResult(call.Common().Signature())
+	if i < 0 {
+		return nil
+	}
+	if res.Len() == 1 {
+		return call
+	}
+	for _, r := range ssax.Referrers(call) {
+		if x, ok := r.(*ssa.Extract); ok && x.Index == i {
+			return x
+		}
+	}
+	return nil
 }
 
 // escapes reports whether a function may be called other than by the static
@@ -630,7 +695,7 @@ func (p *Package) instrsHandOn(instrs []ssa.Instruction, afterSuccess, onFailure
 	for _, instr := range instrs {
 		switch x := instr.(type) {
 		case *ssa.Return:
-			return true, returnsError(x) || (!afterSuccess && requeues(x)) || (distinct != nil && distinct(x))
+			return true, p.returnsFailure(x) || (!afterSuccess && requeues(x)) || (distinct != nil && distinct(x))
 		case ssa.CallInstruction:
 			if model.ErrorUseOf(x.Common()) == model.ErrExit {
 				return true, true
@@ -754,6 +819,19 @@ func isNamedResult(a *ssa.Alloc) bool {
 			if _, ok := rr.(*ssa.Return); ok {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// returnsFailure is returnsError, but for an error assumed nil.
+func (p *Package) returnsFailure(ret *ssa.Return) bool {
+	if p.assumeNil == nil {
+		return returnsError(ret)
+	}
+	for _, r := range ret.Results {
+		if v := returned(r); model.IsError(r.Type()) && !isNil(v) && !p.assumeNil.values[v] {
+			return true
 		}
 	}
 	return false

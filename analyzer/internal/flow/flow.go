@@ -79,6 +79,10 @@ type Package struct {
 	// method names called through an interface (computed on first use).
 	escaping     map[*ssa.Function]bool
 	escapingObjs map[types.Object]bool
+	// assumeNil, while a caller of a function is judged by what follows
+	// the call (callersFailAfter), is the forward slice of the call's error
+	// result, which is nil on the path judged.
+	assumeNil *errTaint
 	invoked      map[string]bool
 
 	overwriteDepth int // recursion guard of overwritten
