@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"slices"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -13,6 +14,14 @@ import (
 
 // checkStaleRead reports reads served from a cache that feed a write: reads
 // with ResourceVersion "0", and lister or store reads inside a conflict retry.
+// cacheCatchUp is how long a retry must wait between attempts for a lister
+// or informer re-read inside it not to be reported: an informer delivers a
+// change within well under a second of the write, and a retry that sleeps
+// this long (a poll every few seconds, a helper that sleeps half a second)
+// reads it on its next attempt. retry.DefaultRetry and DefaultBackoff wait
+// 10 ms first: the next attempt reads the same cached object.
+const cacheCatchUp = 100 * time.Millisecond
+
 func checkStaleRead(ck *checker, w *writes.Write) []finding {
 	if w.Op != model.OpUpdate && w.Op != model.OpPatch {
 		return nil
@@ -53,6 +62,9 @@ func checkStaleRead(ck *checker, w *writes.Write) []finding {
 			// The first attempt reads the cache; one after a failed
 			// write sets the flag that makes the next read the API
 			// server's.
+		case o.Kind == flow.CacheRead && r != nil && r.Inside(read) && r.MinWait >= cacheCatchUp:
+			// The retry waits long enough between attempts for the
+			// informer to deliver the change that made the write fail.
 		case o.Kind == flow.CacheRead && r != nil && r.Inside(read):
 			pos, end := ck.callPos(read)
 			what := "lister/informer " + ck.callName(read) + " inside " + r.Name + " reads the cache"

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -13,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	appslisters "k8s.io/client-go/listers/apps/v1"
@@ -424,4 +426,59 @@ func (c *NodeTaintController) badListerAfterFlagBranch(ctx context.Context, node
 		}
 		return err
 	})
+}
+
+// A shared retry that sleeps half a second between attempts: the informer
+// has delivered the change that made the write fail by the next attempt.
+func (c *DeploymentPauser) okListerInsideSleepingRetry(ctx context.Context, ns, name string) error {
+	_, err := retryutil.RetryOnConflictCause(func() (any, error) {
+		cached, err := c.deployLister.Deployments(ns).Get(name)
+		if err != nil {
+			return nil, err
+		}
+		dep := cached.DeepCopy()
+		dep.Spec.Paused = true
+		return c.client.AppsV1().Deployments(ns).Update(ctx, dep, metav1.UpdateOptions{})
+	})
+	return err
+}
+
+// A poll every two seconds re-reads the lister: each attempt sees the
+// latest state.
+func (c *DeploymentPauser) okListerInsidePoll(ctx context.Context, ns, name string) error {
+	return wait.PollUntilContextTimeout(ctx, 2*time.Second, time.Minute, true, func(ctx context.Context) (bool, error) {
+		cached, err := c.deployLister.Deployments(ns).Get(name)
+		if err != nil {
+			return false, err
+		}
+		dep := cached.DeepCopy()
+		dep.Spec.Paused = true
+		if _, err := c.client.AppsV1().Deployments(ns).Update(ctx, dep, metav1.UpdateOptions{}); err != nil {
+			if apierrors.IsConflict(err) {
+				return false, nil
+			}
+			return false, err
+		}
+		return true, nil
+	})
+}
+
+// A hand-written loop that sleeps 10 ms between attempts: the next attempt
+// reads the same cached Deployment.
+func (c *DeploymentPauser) badListerInsideShortSleepLoop(ctx context.Context, ns, name string) error {
+	var err error
+	for i := 0; i < 5; i++ {
+		var cached *appsv1.Deployment
+		cached, err = c.deployLister.Deployments(ns).Get(name) // want "^stale-read: "
+		if err != nil {
+			return err
+		}
+		dep := cached.DeepCopy()
+		dep.Spec.Paused = true
+		if _, err = c.client.AppsV1().Deployments(ns).Update(ctx, dep, metav1.UpdateOptions{}); !apierrors.IsConflict(err) {
+			return err
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return err
 }

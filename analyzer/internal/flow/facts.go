@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -157,7 +158,8 @@ type RetryFact struct {
 	ConflictOnly bool
 	Bounded      bool
 	Backoff      bool
-	ByCond       bool // a wait condition: it retries conflicts if the function given does
+	MinWait      time.Duration // as in Retry
+	ByCond       bool          // a wait condition: it retries conflicts if the function given does
 	// HasCtx: the retry ends when the context parameter Ctx (counted as
 	// Param is) is done, as a wait poll given the caller's context does;
 	// CtxAttempts as in Retry.

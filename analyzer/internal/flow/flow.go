@@ -83,7 +83,7 @@ type Package struct {
 	// the call (callersFailAfter), is the forward slice of the call's error
 	// result, which is nil on the path judged.
 	assumeNil *errTaint
-	invoked      map[string]bool
+	invoked   map[string]bool
 
 	overwriteDepth int // recursion guard of overwritten
 }

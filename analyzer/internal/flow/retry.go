@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"go/types"
 	"iter"
+	"time"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -21,6 +22,7 @@ type Retry struct {
 	ConflictOnly bool                // retries only on 409 Conflict (not on 422 Invalid)
 	Bounded      bool                // attempts or time are bounded
 	Backoff      bool                // waits between attempts
+	MinWait      time.Duration       // at least this long between attempts, where known (0: not known)
 	Via          *types.Func         // the user's helper that runs the function in a retry
 	Ctx          ssa.Value           // the context whose deadline bounds an otherwise unbounded poll
 	// CtxAttempts: Ctx is only given to the attempts (a loop that does not
@@ -93,7 +95,7 @@ func (p *Package) RetryOf(instr ssa.Instruction) *Retry {
 	fn := instr.Parent()
 	for _, l := range p.Loops(fn) {
 		if l.retries() && l.Blocks[instr.Block()] {
-			r := &Retry{Loop: l, Name: "a retry loop", ConflictOnly: !l.AlsoInvalid && l.NilCheck == nil, Bounded: p.loopBounded(l), Backoff: l.backoff()}
+			r := &Retry{Loop: l, Name: "a retry loop", ConflictOnly: !l.AlsoInvalid && l.NilCheck == nil, Bounded: p.loopBounded(l), Backoff: l.backoff(), MinWait: l.minWait()}
 			if l.NilCheck == nil {
 				// A deadline of the context the attempts are given ends a
 				// loop that retries only conflicts: they fail with
@@ -185,6 +187,9 @@ func (p *Package) retriesOfCall(call ssa.CallInstruction) []callRetry {
 	c := call.Common()
 	if f, ok := model.FuncOf(c); ok && f.Kind == model.FuncRetry {
 		r := Retry{Call: call, Name: model.ShortName(model.CalleeName(c)), Bounded: f.Bounded, Backoff: f.Backoff}
+		if f.Wait >= 0 {
+			r.MinWait = model.MinWait(model.Arg(c, f.Wait))
+		}
 		if f.Ctx >= 0 {
 			r.Ctx = model.Arg(c, f.Ctx)
 		}
@@ -237,7 +242,7 @@ func (p *Package) retriesOfCall(call ssa.CallInstruction) []callRetry {
 		if fn != nil && fn.Signature.Recv() != nil {
 			idx-- // summaries count the receiver
 		}
-		r := Retry{Call: call, Name: model.ShortName(name), ConflictOnly: rf.ConflictOnly, Bounded: rf.Bounded, Backoff: rf.Backoff, Via: funcObject(fn), ByCond: rf.ByCond}
+		r := Retry{Call: call, Name: model.ShortName(name), ConflictOnly: rf.ConflictOnly, Bounded: rf.Bounded, Backoff: rf.Backoff, MinWait: rf.MinWait, Via: funcObject(fn), ByCond: rf.ByCond}
 		if rf.HasCtx {
 			ci := rf.Ctx
 			if fn != nil && fn.Signature.Recv() != nil {
@@ -826,6 +831,28 @@ func (l *Loop) backoff() bool {
 		}
 	}
 	return false
+}
+
+// minWait returns how long a loop at least sleeps, where it says so with a
+// time.Sleep (or a receive from time.After) of a duration whose lower
+// bound is known; 0 otherwise.
+func (l *Loop) minWait() time.Duration {
+	var w time.Duration
+	for b := range l.Blocks {
+		for _, instr := range b.Instrs {
+			c, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			switch model.CalleeName(c.Common()) {
+			case "time.Sleep", "time.After":
+				if args := c.Common().Args; len(args) == 1 {
+					w = max(w, model.MinWait(args[0]))
+				}
+			}
+		}
+	}
+	return w
 }
 
 // loopCallsInvalid reports whether a loop tests an error with

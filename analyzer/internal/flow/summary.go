@@ -298,7 +298,7 @@ func (p *Package) runsInRetry(fn *ssa.Function, prm *ssa.Parameter) (RetryFact, 
 // how it retries, and which of fn's parameters is the context that bounds
 // it, if one is (a helper that hands its context to a wait poll).
 func (p *Package) retryFact(fn *ssa.Function, r Retry) RetryFact {
-	rf := RetryFact{ConflictOnly: r.ConflictOnly, Bounded: r.Bounded, Backoff: r.Backoff, ByCond: r.ByCond}
+	rf := RetryFact{ConflictOnly: r.ConflictOnly, Bounded: r.Bounded, Backoff: r.Backoff, MinWait: r.MinWait, ByCond: r.ByCond}
 	if r.Ctx != nil {
 		for i, prm := range fn.Params {
 			if p.onlyParam(r.Ctx, prm) {

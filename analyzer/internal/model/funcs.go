@@ -40,6 +40,7 @@ type Func struct {
 	Bounded bool    // FuncRetry: the number of attempts or the time is bounded
 	Ctx     int     // FuncRetry not Bounded: the context argument that may bound it by its deadline, or -1
 	Backoff bool    // FuncRetry: waits between attempts
+	Wait    int     // FuncRetry: the argument that sets the wait between attempts (a poll's interval, a wait.Backoff), or -1
 	Src     int     // FuncCopy: the source argument
 	Dst     int     // FuncCopy, FuncDecode: the destination argument (-1: the result)
 	Obj     int     // FuncReadWrite: the object argument
@@ -48,13 +49,20 @@ type Func struct {
 }
 
 func retry(fn int, r Retries, bounded, backoff bool) Func {
-	return Func{Kind: FuncRetry, Fn: fn, Pred: -1, Retries: r, Bounded: bounded, Backoff: backoff, Src: -1, Dst: -1, Obj: -1, Ctx: -1}
+	return Func{Kind: FuncRetry, Fn: fn, Pred: -1, Retries: r, Bounded: bounded, Backoff: backoff, Src: -1, Dst: -1, Obj: -1, Ctx: -1, Wait: -1}
 }
 
-// ctxRetry is a poll bounded only by the deadline of its context argument 0.
+// waitAt is f with the wait between its attempts set by argument i.
+func waitAt(i int, f Func) Func {
+	f.Wait = i
+	return f
+}
+
+// ctxRetry is a poll bounded only by the deadline of its context argument 0,
+// which waits the interval of argument 1 between attempts.
 func ctxRetry(fn int) Func {
 	f := retry(fn, RetriesByCond, false, true)
-	f.Ctx = 0
+	f.Ctx, f.Wait = 0, 1
 	return f
 }
 
@@ -70,25 +78,25 @@ func decode(data, dst int) Func {
 var funcs = map[string]Func{
 	// client-go retry helpers. RetryOnConflict retries fn on 409 Conflict,
 	// DefaultRetry/DefaultBackoff bound the attempts and back off.
-	Retry + ".RetryOnConflict": retry(1, RetriesConflict, true, true),
+	Retry + ".RetryOnConflict": waitAt(0, retry(1, RetriesConflict, true, true)),
 	// OnError retries fn while its predicate (argument 1) accepts the error.
-	Retry + ".OnError": func() Func { f := retry(2, RetriesByPred, true, true); f.Pred = 1; return f }(),
+	Retry + ".OnError": func() Func { f := waitAt(0, retry(2, RetriesByPred, true, true)); f.Pred = 1; return f }(),
 
 	// wait: the condition returns (false, nil) to try again.
-	Wait + ".ExponentialBackoff":                 retry(1, RetriesByCond, true, true),
-	Wait + ".ExponentialBackoffWithContext":      retry(2, RetriesByCond, true, true),
-	Wait + ".Poll":                               retry(2, RetriesByCond, true, true),
-	Wait + ".PollImmediate":                      retry(2, RetriesByCond, true, true),
-	Wait + ".PollWithContext":                    retry(3, RetriesByCond, true, true),
-	Wait + ".PollImmediateWithContext":           retry(3, RetriesByCond, true, true),
-	Wait + ".PollUntilContextTimeout":            retry(4, RetriesByCond, true, true),
+	Wait + ".ExponentialBackoff":                 waitAt(0, retry(1, RetriesByCond, true, true)),
+	Wait + ".ExponentialBackoffWithContext":      waitAt(1, retry(2, RetriesByCond, true, true)),
+	Wait + ".Poll":                               waitAt(0, retry(2, RetriesByCond, true, true)),
+	Wait + ".PollImmediate":                      waitAt(0, retry(2, RetriesByCond, true, true)),
+	Wait + ".PollWithContext":                    waitAt(1, retry(3, RetriesByCond, true, true)),
+	Wait + ".PollImmediateWithContext":           waitAt(1, retry(3, RetriesByCond, true, true)),
+	Wait + ".PollUntilContextTimeout":            waitAt(1, retry(4, RetriesByCond, true, true)),
 	Wait + ".PollUntilContextCancel":             ctxRetry(3), // bounded only by the context's deadline
-	Wait + ".PollInfinite":                       retry(1, RetriesByCond, false, true),
+	Wait + ".PollInfinite":                       waitAt(0, retry(1, RetriesByCond, false, true)),
 	Wait + ".PollInfiniteWithContext":            ctxRetry(2), // bounded only by the context's deadline
-	Wait + ".PollImmediateInfinite":              retry(1, RetriesByCond, false, true),
+	Wait + ".PollImmediateInfinite":              waitAt(0, retry(1, RetriesByCond, false, true)),
 	Wait + ".PollImmediateInfiniteWithContext":   ctxRetry(2), // bounded only by the context's deadline
-	Wait + ".PollUntil":                          retry(1, RetriesByCond, false, true),
-	Wait + ".PollImmediateUntil":                 retry(1, RetriesByCond, false, true),
+	Wait + ".PollUntil":                          waitAt(0, retry(1, RetriesByCond, false, true)),
+	Wait + ".PollImmediateUntil":                 waitAt(0, retry(1, RetriesByCond, false, true)),
 	Wait + ".PollUntilWithContext":               ctxRetry(2),                      // bounded only by the context's deadline
 	Wait + ".PollImmediateUntilWithContext":      ctxRetry(2),                      // bounded only by the context's deadline
 	"github.com/cenkalti/backoff/v4.Retry":       retry(0, RetriesAll, true, true), // ExponentialBackOff stops after MaxElapsedTime

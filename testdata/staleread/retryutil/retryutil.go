@@ -4,6 +4,8 @@ package retryutil
 
 import (
 	"context"
+	"errors"
+	"math/rand"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -49,4 +51,26 @@ func Logged(name string, fn func() error) error {
 	err := fn()
 	klog.V(4).InfoS("operation finished", "name", name, "duration", time.Since(start), "err", err)
 	return err
+}
+
+const (
+	apiRetryInterval       = 500 * time.Millisecond
+	apiRetryJitterInterval = 50 * time.Millisecond
+)
+
+// RetryOnConflictCause runs fn up to ten times while it fails with a
+// conflict, sleeping half a second and some jitter between attempts, as
+// longhorn-manager's helper does.
+func RetryOnConflictCause(fn func() (any, error)) (any, error) {
+	for i := 0; i < 10; i++ {
+		obj, err := fn()
+		if err == nil {
+			return obj, nil
+		}
+		if !apierrors.IsConflict(err) {
+			return nil, err
+		}
+		time.Sleep(apiRetryInterval + apiRetryJitterInterval*time.Duration(rand.Intn(5)))
+	}
+	return nil, errors.New("too many conflicts")
 }
