@@ -214,7 +214,14 @@ now. Reported at the Patch call:
     A value read from the object before it is filled again (by a read, or
     by a controller-runtime write, which fills it with the server's state)
     is not the value the patch replaces: st := obj.Status; Patch(obj);
-    obj.Status = st sends what the program had decided.
+    obj.Status = st sends what the program had decided. Nor is a value a
+    request to a service returns (a call given a context that leaves the
+    package), even when the request names something read from the object
+    (an ID kept in an annotation): it is outside data. A list cleared and
+    built again (SetOwnerReferences(nil), then SetControllerReference) is
+    desired state, in a patch and in CreateOrPatch's mutate function alike;
+    a map copied key by key (for k, v := range obj.Annotations { ann[k] = v
+    }) changes no key.
     A strategic merge patch merges lists
     that declare patchStrategy merge (finalizers, owner references, ...) by
     key, so for it only the other lists count.

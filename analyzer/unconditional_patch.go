@@ -252,7 +252,9 @@ func (ck *checker) createOrPatch(w *writes.Write) []finding {
 				inside = true
 			}
 		}
-		if !inside || !m.List {
+		if !inside || !m.List || m.Replaced {
+			// A whole list set to desired state: a lock would only make
+			// the write retry to send the same list.
 			continue
 		}
 		pos, end := ck.callPos(w.Call)

@@ -663,3 +663,31 @@ func (r *NodeCapacityReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	node.Status.Allocatable = corev1.ResourceList{corev1.ResourcePods: pods}
 	return ctrl.Result{}, r.Status().Patch(ctx, node, client.MergeFrom(stored))
 }
+
+// ConfigMapOwnerResetReconciler makes a Widget the only owner of its
+// ConfigMap, as fluent-operator's config controllers do: the references
+// are cleared and the controller reference set, so the list is built from
+// nothing, desired state that a retry would only send again.
+type ConfigMapOwnerResetReconciler struct {
+	client.Client
+	Scheme *runtime.Scheme
+}
+
+func (r *ConfigMapOwnerResetReconciler) own(ctx context.Context, widget *widgetsv1.Widget, cm *corev1.ConfigMap, data map[string]string) error {
+	_, err := controllerutil.CreateOrPatch(ctx, r.Client, cm, func() error {
+		cm.Data = data
+		cm.SetOwnerReferences(nil)
+		return controllerutil.SetControllerReference(widget, cm, r.Scheme)
+	})
+	return err
+}
+
+// The positive control: the controller reference is added to the
+// references read, whose other owners a merge patch drops if they changed.
+func (r *ConfigMapOwnerResetReconciler) adopt(ctx context.Context, widget *widgetsv1.Widget, cm *corev1.ConfigMap, data map[string]string) error {
+	_, err := controllerutil.CreateOrPatch(ctx, r.Client, cm, func() error { // want "^unconditional-patch: CreateOrPatch .*ownerReferences list"
+		cm.Data = data
+		return controllerutil.SetControllerReference(widget, cm, r.Scheme)
+	})
+	return err
+}

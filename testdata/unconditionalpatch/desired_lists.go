@@ -279,3 +279,31 @@ func (r *SyncTemplate) stripAndPatch(ctx context.Context, key client.ObjectKey) 
 	stripPod(&pod)
 	return r.Patch(ctx, &pod, client.MergeFrom(base))
 }
+
+// The annotations copied key by key into a new map, then some keys set to
+// constants, as aws-load-balancer-controller's add-on annotations are: the
+// copied keys are unchanged and a merge patch sends only the constants.
+func (r *SyncTemplate) markAddOns(ctx context.Context, deploy *appsv1.Deployment, addOns []string) error {
+	ann := make(map[string]string)
+	for k, v := range deploy.Annotations {
+		ann[k] = v
+	}
+	for _, a := range addOns {
+		ann["addons.example.com/"+a] = "true"
+	}
+	base := deploy.DeepCopy()
+	deploy.Annotations = ann
+	return r.Patch(ctx, deploy, client.MergeFrom(base))
+}
+
+// The control: the copy moves each value under a new key, computed from
+// the map read.
+func (r *SyncTemplate) renameAnnotations(ctx context.Context, deploy *appsv1.Deployment) error {
+	ann := make(map[string]string)
+	for k, v := range deploy.Annotations {
+		ann["v2."+k] = v
+	}
+	base := deploy.DeepCopy()
+	deploy.Annotations = ann
+	return r.Patch(ctx, deploy, client.MergeFrom(base)) // want "^unconditional-patch: .*annotations"
+}

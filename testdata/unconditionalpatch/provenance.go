@@ -2,6 +2,7 @@ package unconditionalpatch
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	batchv1 "k8s.io/api/batch/v1"
@@ -171,4 +172,47 @@ func (r *JobUpgrader) upgradeCounting(ctx context.Context, job *batchv1.Job, ima
 	ready := *job.Status.Ready + 1
 	job.Status.Ready = &ready
 	return r.Status().Patch(ctx, job, patch) // want "^unconditional-patch: Status\\(\\).Patch of job .*status.ready of job is set from a value read from it"
+}
+
+// scaleSetService is a service outside the cluster that the controller
+// mirrors in annotations.
+type scaleSetService interface {
+	UpdateScaleSet(ctx context.Context, id int, group string) (scaleSet, error)
+}
+
+type scaleSet struct {
+	Name, Group string
+}
+
+// ScaleSetMirror writes the name the service answers into an annotation;
+// the request names the scale set by the ID kept in another annotation.
+// The value is the service's, not one computed from the object.
+type ScaleSetMirror struct {
+	client.Client
+	service scaleSetService
+}
+
+func (r *ScaleSetMirror) mirror(ctx context.Context, cm *corev1.ConfigMap, group string) error {
+	id, err := strconv.Atoi(cm.Annotations["example.com/scale-set-id"])
+	if err != nil {
+		return err
+	}
+	set, err := r.service.UpdateScaleSet(ctx, id, group)
+	if err != nil {
+		return err
+	}
+	base := cm.DeepCopy()
+	cm.Annotations["example.com/scale-set-name"] = set.Name
+	return r.Patch(ctx, cm, client.MergeFrom(base))
+}
+
+// The positive control: the next ID is computed from the one read.
+func (r *ScaleSetMirror) bumpID(ctx context.Context, cm *corev1.ConfigMap) error {
+	id, err := strconv.Atoi(cm.Annotations["example.com/scale-set-id"])
+	if err != nil {
+		return err
+	}
+	base := cm.DeepCopy()
+	cm.Annotations["example.com/scale-set-id"] = strconv.Itoa(id + 1)
+	return r.Patch(ctx, cm, client.MergeFrom(base)) // want "^unconditional-patch: Patch of cm .*annotations of cm is set from a value read from it"
 }

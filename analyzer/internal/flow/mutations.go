@@ -66,9 +66,20 @@ func (p *Package) Mutations(v ssa.Value, from, to ssa.Instruction) []Mutation {
 // fillsOfReplaced marks as Replaced the element writes of a list that a
 // set of the whole list to desired state dominates: make([]T, n), then
 // obj.Status.Plugins[i].Name = ... fills the list just set, not the list
-// that was read.
+// that was read. So too the calls that add to such a list:
+// SetOwnerReferences(nil), then SetControllerReference(owner, obj) builds
+// the list from nothing.
 func (p *Package) fillsOfReplaced(ms []Mutation, obj map[ssa.Value]bool) {
 	for i := range ms {
+		if _, ok := ms[i].Instr.(ssa.CallInstruction); ok && ms[i].List && !ms[i].Replaced {
+			for _, set := range ms {
+				if set.Instr != ms[i].Instr && set.Replaced && set.Field == ms[i].Field && p.dominates(set.Instr, ms[i].Instr) {
+					ms[i].Replaced = true
+					break
+				}
+			}
+			continue
+		}
 		ia, ok := ms[i].Instr.(*ssa.IndexAddr)
 		if !ok || !ms[i].List || ms[i].Replaced || p.filledFrom(ia, obj, ms[i].Field) {
 			continue
@@ -297,11 +308,24 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 func (p *Package) mapValueFromRead(m ssa.Value, obj map[ssa.Value]bool, field string) bool {
 	m = strip(m)
 	for _, r := range ssax.Referrers(m) {
-		if u, ok := r.(*ssa.MapUpdate); ok && u.Map == m && p.fromObject(u.Value, obj, field, u) {
+		if u, ok := r.(*ssa.MapUpdate); ok && u.Map == m && !rangeCopy(u) && p.fromObject(u.Value, obj, field, u) {
 			return true
 		}
 	}
 	return false
+}
+
+// rangeCopy reports whether a map update puts a key and its value from
+// one step of a range over a map (for k, v := range obj.Annotations {
+// ann[k] = v }): a copy, which a merge patch does not send.
+func rangeCopy(u *ssa.MapUpdate) bool {
+	k, ok1 := strip(u.Key).(*ssa.Extract)
+	v, ok2 := strip(u.Value).(*ssa.Extract)
+	if !ok1 || !ok2 || k.Tuple != v.Tuple || k.Index != 1 || v.Index != 2 {
+		return false
+	}
+	_, ok := k.Tuple.(*ssa.Next)
+	return ok
 }
 
 // keyedMap reports whether a merge patch of a map type merges it key by
@@ -464,7 +488,8 @@ func (p *Package) callMutations(call ssa.CallInstruction, a ssa.Value, path stri
 			if len(c.Args) > 0 {
 				v := c.Args[len(c.Args)-1]
 				remove = p.sublist(v, obj, field)
-				replaced = !remove && !p.fromObject(v, obj, field, call)
+				// SetOwnerReferences(nil): cleared, as obj.OwnerReferences = nil is.
+				replaced = emptyList(v) || !remove && !p.fromObject(v, obj, field, call)
 			}
 			return []Mutation{{Instr: call, Field: field, List: true, Merge: m.Merge, Remove: remove, Replaced: replaced}}
 		}
@@ -584,6 +609,9 @@ func (p *Package) readFrom(v ssa.Value, isObj func(ssa.Value) bool, field func(s
 					return y
 				}
 			}
+			if p.outsideCall(y.Common()) {
+				continue
+			}
 		case *ssa.Alloc:
 			// A value built into a local: follow what is stored into it,
 			// and into the elements of an array (the arguments of an
@@ -614,6 +642,23 @@ func (p *Package) readFrom(v ssa.Value, isObj func(ssa.Value) bool, field func(s
 		}
 	}
 	return nil
+}
+
+// outsideCall reports whether a call is a request to a service: it is
+// given a context and goes out of the package (a method of an interface or
+// a function of another package). What it returns is outside data, even
+// when the request names something read from the object (an ID kept in an
+// annotation): not a value computed from the object.
+func (p *Package) outsideCall(c *ssa.CallCommon) bool {
+	if fn := c.StaticCallee(); fn != nil && p.local(fn) {
+		return false
+	}
+	for _, a := range c.Args {
+		if model.IsContext(a.Type()) {
+			return true
+		}
+	}
+	return false
 }
 
 // sublist reports whether v, the new value of the list at field, is made
