@@ -356,12 +356,19 @@ func indexedPath(path string, t types.Type) string {
 // encodes under name, looking into embedded structs without a name of
 // their own (TypeMeta, ObjectMeta under metadata is named); nil if none.
 func jsonField(s *types.Struct, name string) types.Type {
+	return jsonFieldDepth(s, name, 0)
+}
+
+func jsonFieldDepth(s *types.Struct, name string, depth int) types.Type {
+	if depth > 8 {
+		return nil // a type that embeds itself
+	}
 	for i := 0; i < s.NumFields(); i++ {
 		f := s.Field(i)
 		tagName, _, _ := strings.Cut(model.Tag(s.Tag(i), "json"), ",")
 		if f.Embedded() && tagName == "" {
 			if es, ok := deref(f.Type()).Underlying().(*types.Struct); ok {
-				if t := jsonField(es, name); t != nil {
+				if t := jsonFieldDepth(es, name, depth+1); t != nil {
 					return t
 				}
 			}

@@ -427,3 +427,40 @@ func (r *BackgroundStampReconciler) stamp(ctx context.Context, cm *corev1.Config
 		logf.FromContext(ctx).Error(err, "stamp")
 	}
 }
+
+// An event loop writes each event's object once and logs a failure. The
+// runnable's Start fails only when the loop ends, at shutdown, which
+// retries nothing.
+type EventSyncer struct {
+	kube   client.Client
+	events chan *corev1.ConfigMap
+}
+
+func (s *EventSyncer) Start(ctx context.Context) error {
+	s.run(ctx)
+	return errors.New("event loop stopped")
+}
+
+func (s *EventSyncer) run(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case cm, ok := <-s.events:
+			if !ok {
+				return
+			}
+			s.handle(ctx, cm)
+		}
+	}
+}
+
+func (s *EventSyncer) handle(ctx context.Context, cm *corev1.ConfigMap) {
+	if cm.Annotations == nil {
+		cm.Annotations = map[string]string{}
+	}
+	cm.Annotations["example.com/seen"] = cm.Data["x"]
+	if err := s.kube.Update(ctx, cm); err != nil { // want "^missing-retry: Update of cm"
+		logf.FromContext(ctx).Error(err, "stamp")
+	}
+}

@@ -13,6 +13,7 @@ import (
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/util/retry"
+	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
 	"lostupdate.test/missingretry/kubeutil"
@@ -377,4 +378,34 @@ func badResizeClaimsFlagOnlyLogged(ctx context.Context, cs kubernetes.Interface,
 		klog.InfoS("Some claims keep their size", "namespace", ns)
 	}
 	return nil
+}
+
+func anyOf(bool) {}
+
+// A failure path with many boolean expressions before the requeue: they
+// are no flags a branch tests, and the walk does not follow them.
+func okRequeuedAfterBooleans(ctx context.Context, cs kubernetes.Interface, queue workqueue.TypedRateLimitingInterface[string], ns, name string, a []bool) {
+	cm, err := cs.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return
+	}
+	cm.Data["touched"] = "true"
+	if _, err := cs.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{}); err != nil {
+		klog.ErrorS(err, "update")
+		anyOf(a[0] || a[1])
+		anyOf(a[1] || a[2])
+		anyOf(a[2] || a[3])
+		anyOf(a[3] || a[4])
+		anyOf(a[4] || a[5])
+		anyOf(a[5] || a[6])
+		anyOf(a[6] || a[7])
+		anyOf(a[7] || a[8])
+		anyOf(a[8] || a[9])
+		anyOf(a[9] || a[10])
+		anyOf(a[10] || a[11])
+		anyOf(a[11] || a[12])
+		anyOf(a[12] || a[13])
+		queue.AddRateLimited(ns + "/" + name)
+		return
+	}
 }

@@ -482,3 +482,27 @@ func (c *DeploymentPauser) badListerInsideShortSleepLoop(ctx context.Context, ns
 	}
 	return err
 }
+
+// A loop that sleeps only after other errors: a conflict goes round at
+// once and re-reads the same cached Deployment.
+func (c *DeploymentPauser) badListerConflictRetriedAtOnce(ctx context.Context, ns, name string) error {
+	var err error
+	for i := 0; i < 5; i++ {
+		var cached *appsv1.Deployment
+		cached, err = c.deployLister.Deployments(ns).Get(name) // want "^stale-read: "
+		if err != nil {
+			return err
+		}
+		dep := cached.DeepCopy()
+		dep.Spec.Paused = true
+		_, err = c.client.AppsV1().Deployments(ns).Update(ctx, dep, metav1.UpdateOptions{})
+		if err == nil {
+			return nil
+		}
+		if apierrors.IsConflict(err) {
+			continue
+		}
+		time.Sleep(2 * time.Second)
+	}
+	return err
+}

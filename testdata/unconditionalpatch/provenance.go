@@ -9,6 +9,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"lostupdate.test/unconditionalpatch/patchutil"
 )
 
 // Provenance of a patched value: a value computed from the value it
@@ -215,4 +217,27 @@ func (r *ScaleSetMirror) bumpID(ctx context.Context, cm *corev1.ConfigMap) error
 	base := cm.DeepCopy()
 	cm.Annotations["example.com/scale-set-id"] = strconv.Itoa(id + 1)
 	return r.Patch(ctx, cm, client.MergeFrom(base)) // want "^unconditional-patch: Patch of cm .*annotations of cm is set from a value read from it"
+}
+
+// A counter read before the spec Patch fills the Job in again, advanced
+// and sent: computed from what the object held, not kept across.
+func (r *JobUpgrader) upgradeCountingEarly(ctx context.Context, job *batchv1.Job, image string) error {
+	ready := *job.Status.Ready
+	job.Spec.Template.Spec.Containers[0].Image = image
+	if err := r.Patch(ctx, job, client.MergeFrom(job.DeepCopy())); err != nil {
+		return err
+	}
+	patch := client.MergeFrom(job.DeepCopy())
+	n := ready + 1
+	job.Status.Ready = &n
+	return r.Status().Patch(ctx, job, patch) // want "^unconditional-patch: Status\\(\\).Patch of job .*status.ready of job is set from a value read from it"
+}
+
+// A helper of another package that takes a context to log, and computes
+// from its argument: its result is computed from the object.
+func (r *JobUpgrader) bumpReadyViaHelper(ctx context.Context, job *batchv1.Job) error {
+	patch := client.MergeFrom(job.DeepCopy())
+	n := patchutil.Next(ctx, *job.Status.Ready)
+	job.Status.Ready = &n
+	return r.Status().Patch(ctx, job, patch) // want "^unconditional-patch: Status\\(\\).Patch of job .*status.ready of job is set from a value read from it"
 }

@@ -187,11 +187,24 @@ func (p *Package) callersFailAfterDepth(write ssa.Instruction, depth int) bool {
 		case *ssa.Go, *ssa.Defer:
 			return false // its failure reaches no caller
 		}
-		if c.Parent() == fn || !(p.failsAfterCall(c) || p.callersFailAfterDepth(c, depth+1)) {
+		if c.Parent() == fn || !(p.failsAfterCall(c) || !p.inOpenLoop(c) && p.callersFailAfterDepth(c, depth+1)) {
 			return false
 		}
 	}
 	return true
+}
+
+// inOpenLoop reports whether a call runs in a loop of its function that
+// does not walk a collection (an event loop, for { select { ... } }): its
+// function returns only when the loop ends, at shutdown, which retries
+// nothing the call failed to write.
+func (p *Package) inOpenLoop(c ssa.CallInstruction) bool {
+	for _, l := range p.Loops(c.Parent()) {
+		if l.Blocks[c.Block()] && !l.Iterates {
+			return true
+		}
+	}
+	return false
 }
 
 // failsAfterCall is failsAfter for a call of a function whose write failed
@@ -200,8 +213,9 @@ func (p *Package) callersFailAfterDepth(write ssa.Instruction, depth int) bool {
 // it only the nil branch is followed.
 func (p *Package) failsAfterCall(c ssa.CallInstruction) bool {
 	if errv := errorValue(c); errv != nil {
+		prev := p.assumeNil
 		p.assumeNil = p.taint(errv)
-		defer func() { p.assumeNil = nil }()
+		defer func() { p.assumeNil = prev }()
 	}
 	return p.failsAfter(c, nil, nil)
 }
@@ -607,7 +621,7 @@ func (p *Package) handledOnEveryPath(from *ssa.BasicBlock, write ssa.Instruction
 		if len(b.Succs) == 0 {
 			return false
 		}
-		next := func(s *ssa.BasicBlock) bool { return walk(s, flagsInto(b, s, flags)) }
+		next := func(s *ssa.BasicBlock) bool { return walk(s, flagsInto(b, s, flags, p.condPhis(b.Parent()))) }
 		if succ := onConflict[b]; succ != nil {
 			return next(succ)
 		}
@@ -629,7 +643,7 @@ func (p *Package) handledOnEveryPath(from *ssa.BasicBlock, write ssa.Instruction
 // flagsInto returns the flags set on entering block to from block from:
 // those of its boolean phis whose edge from from brings true or a flag set
 // before, and the flags set before that are not phis of to.
-func flagsInto(from, to *ssa.BasicBlock, flags []*ssa.Phi) []*ssa.Phi {
+func flagsInto(from, to *ssa.BasicBlock, flags []*ssa.Phi, conds map[*ssa.Phi]bool) []*ssa.Phi {
 	pred := slices.Index(to.Preds, from)
 	var out []*ssa.Phi
 	for _, f := range flags {
@@ -642,7 +656,7 @@ func flagsInto(from, to *ssa.BasicBlock, flags []*ssa.Phi) []*ssa.Phi {
 		if !ok {
 			break
 		}
-		if pred < 0 || !isBool(phi.Type()) {
+		if pred < 0 || !conds[phi] {
 			continue
 		}
 		switch e := phi.Edges[pred].(type) {
@@ -658,6 +672,39 @@ func flagsInto(from, to *ssa.BasicBlock, flags []*ssa.Phi) []*ssa.Phi {
 	}
 	slices.SortFunc(out, func(a, b *ssa.Phi) int { return strings.Compare(a.Name(), b.Name()) })
 	return out
+}
+
+// condPhis returns the boolean phis of a function that a branch tests,
+// directly or through other phis: the only ones worth following as flags.
+func (p *Package) condPhis(fn *ssa.Function) map[*ssa.Phi]bool {
+	if m, ok := p.condPhisMemo[fn]; ok {
+		return m
+	}
+	m := map[*ssa.Phi]bool{}
+	var mark func(v ssa.Value)
+	mark = func(v ssa.Value) {
+		phi, ok := v.(*ssa.Phi)
+		if !ok || m[phi] || !isBool(phi.Type()) {
+			return
+		}
+		m[phi] = true
+		for _, e := range phi.Edges {
+			mark(e)
+		}
+	}
+	for _, b := range fn.Blocks {
+		if len(b.Instrs) == 0 {
+			continue
+		}
+		if iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
+			mark(iff.Cond)
+		}
+	}
+	if p.condPhisMemo == nil {
+		p.condPhisMemo = map[*ssa.Function]map[*ssa.Phi]bool{}
+	}
+	p.condPhisMemo[fn] = m
+	return m
 }
 
 func flagsKey(flags []*ssa.Phi) string {

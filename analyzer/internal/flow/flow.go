@@ -82,8 +82,9 @@ type Package struct {
 	// assumeNil, while a caller of a function is judged by what follows
 	// the call (callersFailAfter), is the forward slice of the call's error
 	// result, which is nil on the path judged.
-	assumeNil *errTaint
-	invoked   map[string]bool
+	assumeNil    *errTaint
+	condPhisMemo map[*ssa.Function]map[*ssa.Phi]bool // of condPhis
+	invoked      map[string]bool
 
 	overwriteDepth int // recursion guard of overwritten
 }

@@ -524,7 +524,14 @@ func (p *Package) callMutations(call ssa.CallInstruction, a ssa.Value, path stri
 // overrides it.
 func (p *Package) fromObject(v ssa.Value, obj map[ssa.Value]bool, field string, at ssa.Instruction) bool {
 	isObj := func(o ssa.Value) bool { return obj[o] }
-	refilled := func(read ssa.Instruction) bool { return p.refilledBetween(obj, read, at) }
+	// Only the value read itself, stored back as it is: a value computed
+	// from it (a counter read before the refill, advanced) still is one
+	// computed from what the object held.
+	kept := strip(v)
+	refilled := func(read ssa.Instruction) bool {
+		rv, ok := read.(ssa.Value)
+		return ok && rv == kept && p.refilledBetween(obj, read, at)
+	}
 	return p.readFrom(v, isObj, func(read string) bool { return RelatedPaths(read, field) }, refilled) != nil
 }
 
@@ -536,7 +543,7 @@ func (p *Package) refilledBetween(obj map[ssa.Value]bool, read, at ssa.Instructi
 	}
 	for o := range obj {
 		for _, e := range p.describe(o).events {
-			if p.kindOf(e) == evFill && e.instr.Parent() == read.Parent() && p.dominates(read, e.instr) && p.dominates(e.instr, at) {
+			if e.kind == evFill && e.instr.Parent() == read.Parent() && p.dominates(read, e.instr) && p.dominates(e.instr, at) {
 				return true
 			}
 		}
@@ -644,13 +651,15 @@ func (p *Package) readFrom(v ssa.Value, isObj func(ssa.Value) bool, field func(s
 	return nil
 }
 
-// outsideCall reports whether a call is a request to a service: it is
-// given a context and goes out of the package (a method of an interface or
-// a function of another package). What it returns is outside data, even
+// outsideCall reports whether a call is a request to a service: a method
+// of an interface, given a context. What it returns is outside data, even
 // when the request names something read from the object (an ID kept in an
 // annotation): not a value computed from the object.
 func (p *Package) outsideCall(c *ssa.CallCommon) bool {
-	if fn := c.StaticCallee(); fn != nil && p.local(fn) {
+	// A method of an interface: a client of the service. A function of
+	// another package given a context may be a helper that computes from
+	// its arguments (and takes the context to log).
+	if !c.IsInvoke() {
 		return false
 	}
 	for _, a := range c.Args {

@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"go/types"
 	"iter"
+	"slices"
 	"time"
 
 	"golang.org/x/tools/go/ssa"
@@ -837,8 +838,20 @@ func (l *Loop) backoff() bool {
 // time.Sleep (or a receive from time.After) of a duration whose lower
 // bound is known; 0 otherwise.
 func (l *Loop) minWait() time.Duration {
+	// A wait counts only on every way round: its block dominates each
+	// block that goes back to the header (if IsConflict(err) { continue }
+	// before a sleep for other errors retries a conflict at once).
+	var latches []*ssa.BasicBlock
+	for b := range l.Blocks {
+		if slices.Contains(b.Succs, l.Header) {
+			latches = append(latches, b)
+		}
+	}
 	var w time.Duration
 	for b := range l.Blocks {
+		if len(latches) == 0 || !all(latches, b.Dominates) {
+			continue
+		}
 		for _, instr := range b.Instrs {
 			c, ok := instr.(ssa.CallInstruction)
 			if !ok {
@@ -853,6 +866,15 @@ func (l *Loop) minWait() time.Duration {
 		}
 	}
 	return w
+}
+
+func all(bs []*ssa.BasicBlock, f func(*ssa.BasicBlock) bool) bool {
+	for _, b := range bs {
+		if !f(b) {
+			return false
+		}
+	}
+	return true
 }
 
 // loopCallsInvalid reports whether a loop tests an error with

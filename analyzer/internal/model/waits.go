@@ -76,6 +76,9 @@ func minWait(v ssa.Value, depth int) time.Duration {
 			if !isBackoff(a.Type()) {
 				return 0
 			}
+			// The least of the values stored into its Duration field.
+			var low time.Duration
+			found := false
 			for _, r := range *a.Referrers() {
 				fa, ok := r.(*ssa.FieldAddr)
 				if !ok || fa.X != a {
@@ -86,10 +89,13 @@ func minWait(v ssa.Value, depth int) time.Duration {
 				}
 				for _, rr := range *fa.Referrers() {
 					if st, ok := rr.(*ssa.Store); ok && st.Addr == fa {
-						return minWait(st.Val, depth+1)
+						if w := minWait(st.Val, depth+1); !found || w < low {
+							low, found = w, true
+						}
 					}
 				}
 			}
+			return low
 		}
 	}
 	return 0
