@@ -213,10 +213,11 @@ now. Reported at the Patch call:
     computed from the value it replaces (a counter in an annotation) is.
     A value read from the object before it is filled again (by a read, or
     by a controller-runtime write, which fills it with the server's state)
-    is not the value the patch replaces: st := obj.Status; Patch(obj);
-    obj.Status = st sends what the program had decided. Nor is a value a
-    request to a service returns (a call given a context that leaves the
-    package), even when the request names something read from the object
+    and stored back as it was read is not the value the patch replaces:
+    st := obj.Status; Patch(obj); obj.Status = st sends what the program
+    had decided (a value computed from it still counts). Nor is a value a
+    request to a service returns (a method of an interface, given a
+    context), even when the request names something read from the object
     (an ID kept in an annotation): it is outside data. A list cleared and
     built again (SetOwnerReferences(nil), then SetControllerReference) is
     desired state, in a patch and in CreateOrPatch's mutate function alike;
