@@ -322,7 +322,7 @@ func indexedPath(path string, t types.Type) string {
 	for i := 1; i < len(segs); i++ {
 		var under types.Type
 		if cur != nil {
-			under = deref(cur).Underlying()
+			under = derefType(cur).Underlying()
 		}
 		seg := segs[i]
 		switch u := under.(type) {
@@ -367,7 +367,7 @@ func jsonFieldDepth(s *types.Struct, name string, depth int) types.Type {
 		f := s.Field(i)
 		tagName, _, _ := strings.Cut(model.Tag(s.Tag(i), "json"), ",")
 		if f.Embedded() && tagName == "" {
-			if es, ok := deref(f.Type()).Underlying().(*types.Struct); ok {
+			if es, ok := derefType(f.Type()).Underlying().(*types.Struct); ok {
 				if t := jsonFieldDepth(es, name, depth+1); t != nil {
 					return t
 				}
@@ -379,13 +379,6 @@ func jsonFieldDepth(s *types.Struct, name string, depth int) types.Type {
 		}
 	}
 	return nil
-}
-
-func deref(t types.Type) types.Type {
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		return p.Elem()
-	}
-	return t
 }
 
 // sentBy reports whether a change to a field reaches the server through a
