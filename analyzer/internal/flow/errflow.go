@@ -598,6 +598,7 @@ func (p *Package) handledOnEveryPath(from *ssa.BasicBlock, write ssa.Instruction
 		flags string // the flags set, in order of their names
 	}
 	seen := map[state]bool{}
+	conds := p.condPhis(from.Parent())
 	const maxStates = 4096 // beyond it, the error is taken to be lost
 	var walk func(b *ssa.BasicBlock, flags []*ssa.Phi) bool
 	walk = func(b *ssa.BasicBlock, flags []*ssa.Phi) bool {
@@ -621,7 +622,7 @@ func (p *Package) handledOnEveryPath(from *ssa.BasicBlock, write ssa.Instruction
 		if len(b.Succs) == 0 {
 			return false
 		}
-		next := func(s *ssa.BasicBlock) bool { return walk(s, flagsInto(b, s, flags, p.condPhis(b.Parent()))) }
+		next := func(s *ssa.BasicBlock) bool { return walk(s, flagsInto(b, s, flags, conds)) }
 		if succ := onConflict[b]; succ != nil {
 			return next(succ)
 		}
@@ -871,24 +872,12 @@ func isNamedResult(a *ssa.Alloc) bool {
 	return false
 }
 
-// returnsFailure is returnsError, but for an error assumed nil.
+// returnsFailure reports whether a return hands back an error that may be
+// non-nil: not nil, and not one assumed nil (assumeNil).
 func (p *Package) returnsFailure(ret *ssa.Return) bool {
-	if p.assumeNil == nil {
-		return returnsError(ret)
-	}
 	for _, r := range ret.Results {
-		if v := returned(r); model.IsError(r.Type()) && !isNil(v) && !p.assumeNil.values[v] {
-			return true
-		}
-	}
-	return false
-}
-
-// returnsError reports whether a return hands back an error that may be
-// non-nil.
-func returnsError(ret *ssa.Return) bool {
-	for _, r := range ret.Results {
-		if model.IsError(r.Type()) && !isNil(returned(r)) {
+		v := returned(r)
+		if model.IsError(r.Type()) && !isNil(v) && (p.assumeNil == nil || !p.assumeNil.values[v]) {
 			return true
 		}
 	}

@@ -523,16 +523,17 @@ func (p *Package) callMutations(call ssa.CallInstruction, a ssa.Value, path stri
 // obj.Status = st keeps what the program had decided across a write that
 // overrides it.
 func (p *Package) fromObject(v ssa.Value, obj map[ssa.Value]bool, field string, at ssa.Instruction) bool {
-	isObj := func(o ssa.Value) bool { return obj[o] }
+	read := p.ReadFromField(v, func(o ssa.Value) bool { return obj[o] }, field)
+	if read == nil {
+		return false
+	}
 	// Only the value read itself, stored back as it is: a value computed
 	// from it (a counter read before the refill, advanced) still is one
 	// computed from what the object held.
-	kept := strip(v)
-	refilled := func(read ssa.Instruction) bool {
-		rv, ok := read.(ssa.Value)
-		return ok && rv == kept && p.refilledBetween(obj, read, at)
+	if rv, ok := read.(ssa.Value); ok && rv == strip(v) && p.refilledBetween(obj, read, at) {
+		return false
 	}
-	return p.readFrom(v, isObj, func(read string) bool { return RelatedPaths(read, field) }, refilled) != nil
+	return true
 }
 
 // refilledBetween reports whether one of the objects in obj is filled
@@ -555,7 +556,7 @@ func (p *Package) refilledBetween(obj map[ssa.Value]bool, read, at ssa.Instructi
 // object's identity) of an object accepted by isObj, which v is computed
 // from; nil if there is none.
 func (p *Package) ReadFrom(v ssa.Value, isObj func(ssa.Value) bool) ssa.Instruction {
-	return p.readFrom(v, isObj, func(string) bool { return true }, nil)
+	return p.readFrom(v, isObj, func(string) bool { return true })
 }
 
 // ReadFromField is ReadFrom restricted to reads of field (a JSON path from
@@ -564,7 +565,7 @@ func (p *Package) ReadFrom(v ssa.Value, isObj func(ssa.Value) bool) ssa.Instruct
 // for any. A read whose path the analysis does not know (the map of an
 // unstructured object) counts.
 func (p *Package) ReadFromField(v ssa.Value, isObj func(ssa.Value) bool, field string) ssa.Instruction {
-	return p.readFrom(v, isObj, func(read string) bool { return RelatedPaths(read, field) }, nil)
+	return p.readFrom(v, isObj, func(read string) bool { return RelatedPaths(read, field) })
 }
 
 // RelatedPaths reports whether one of two field paths (dotted, "" for one
@@ -582,9 +583,7 @@ func RelatedPaths(a, b string) bool {
 	return true
 }
 
-// stale, when set, tells a read whose value is not the object's current
-// one: it does not count.
-func (p *Package) readFrom(v ssa.Value, isObj func(ssa.Value) bool, field func(string) bool, stale func(ssa.Instruction) bool) ssa.Instruction {
+func (p *Package) readFrom(v ssa.Value, isObj func(ssa.Value) bool, field func(string) bool) ssa.Instruction {
 	seen := map[ssa.Value]bool{}
 	work := []ssa.Value{v}
 	for len(work) > 0 && len(seen) < maxReadFromValues {
@@ -600,9 +599,6 @@ func (p *Package) readFrom(v ssa.Value, isObj func(ssa.Value) bool, field func(s
 		case *ssa.UnOp:
 			if y.Op == token.MUL {
 				if path, ok := readsObjectField(y.X, isObj); ok && field(path) && !p.overwritten(y, isObj) {
-					if stale != nil && stale(y) {
-						continue
-					}
 					return y
 				}
 			}
@@ -610,9 +606,6 @@ func (p *Package) readFrom(v ssa.Value, isObj func(ssa.Value) bool, field func(s
 			if r := model.Recv(y.Common()); r != nil && (isObj(strip(r)) || isObj(embedder(r))) {
 				name := model.CalledName(y.Common())
 				if f, ok := strings.CutPrefix(name, "Get"); ok && !model.IsIdentityField(f) && field(getterPath(f)) {
-					if stale != nil && stale(y) {
-						continue
-					}
 					return y
 				}
 			}
