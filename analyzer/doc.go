@@ -162,8 +162,9 @@ etcd. Nor is a lister read inside a retry in a branch on a flag that a
 failed attempt sets the other way (if refresh { client Get } else { lister
 Get }, and refresh = true after a failed write); nor is one inside a retry
 that waits at least 100 ms between attempts (a poll every few seconds, a
-helper that sleeps half a second before trying again), by which time the
-informer has delivered the change that made the write fail. Reported at the
+helper that sleeps half a second before trying again, also when the half
+second is a package variable that only its declaration sets), by which time
+the informer has delivered the change that made the write fail. Reported at the
 read.
 
 	pod, err := pods.Get(ctx, name, metav1.GetOptions{ResourceVersion: "0"})

@@ -443,6 +443,36 @@ func (c *DeploymentPauser) okListerInsideSleepingRetry(ctx context.Context, ns, 
 	return err
 }
 
+// The same retry with its half second kept in package variables that
+// only their declarations set.
+func (c *DeploymentPauser) okListerInsideRetryWaitingByVariable(ctx context.Context, ns, name string) error {
+	_, err := retryutil.RetryOnConflictVars(func() (any, error) {
+		cached, err := c.deployLister.Deployments(ns).Get(name)
+		if err != nil {
+			return nil, err
+		}
+		dep := cached.DeepCopy()
+		dep.Spec.Paused = true
+		return c.client.AppsV1().Deployments(ns).Update(ctx, dep, metav1.UpdateOptions{})
+	})
+	return err
+}
+
+// A wait in a variable that a setter can change to zero bounds nothing: the
+// retry may not wait at all.
+func (c *DeploymentPauser) badListerInsideRetryWaitingByTunable(ctx context.Context, ns, name string) error {
+	_, err := retryutil.RetryOnConflictTunable(func() (any, error) {
+		cached, err := c.deployLister.Deployments(ns).Get(name) // want "^stale-read: "
+		if err != nil {
+			return nil, err
+		}
+		dep := cached.DeepCopy()
+		dep.Spec.Paused = true
+		return c.client.AppsV1().Deployments(ns).Update(ctx, dep, metav1.UpdateOptions{})
+	})
+	return err
+}
+
 // A poll every two seconds re-reads the lister: each attempt sees the
 // latest state.
 func (c *DeploymentPauser) okListerInsidePoll(ctx context.Context, ns, name string) error {

@@ -85,6 +85,7 @@ type Package struct {
 	assumeNil    *errTaint
 	condPhisMemo map[*ssa.Function]map[*ssa.Phi]bool // of condPhis
 	invoked      map[string]bool
+	fixedGlobals map[*ssa.Global]ssa.Value // of fixedGlobal (computed on first use)
 
 	overwriteDepth int // recursion guard of overwritten
 }

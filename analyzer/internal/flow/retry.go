@@ -96,7 +96,7 @@ func (p *Package) RetryOf(instr ssa.Instruction) *Retry {
 	fn := instr.Parent()
 	for _, l := range p.Loops(fn) {
 		if l.retries() && l.Blocks[instr.Block()] {
-			r := &Retry{Loop: l, Name: "a retry loop", ConflictOnly: !l.AlsoInvalid && l.NilCheck == nil, Bounded: p.loopBounded(l), Backoff: l.backoff(), MinWait: l.minWait()}
+			r := &Retry{Loop: l, Name: "a retry loop", ConflictOnly: !l.AlsoInvalid && l.NilCheck == nil, Bounded: p.loopBounded(l), Backoff: l.backoff(), MinWait: l.minWait(p.fixedGlobal)}
 			if l.NilCheck == nil {
 				// A deadline of the context the attempts are given ends a
 				// loop that retries only conflicts: they fail with
@@ -189,7 +189,7 @@ func (p *Package) retriesOfCall(call ssa.CallInstruction) []callRetry {
 	if f, ok := model.FuncOf(c); ok && f.Kind == model.FuncRetry {
 		r := Retry{Call: call, Name: model.ShortName(model.CalleeName(c)), Bounded: f.Bounded, Backoff: f.Backoff}
 		if f.Wait >= 0 {
-			r.MinWait = model.MinWait(model.Arg(c, f.Wait))
+			r.MinWait = model.MinWait(model.Arg(c, f.Wait), p.fixedGlobal)
 		}
 		if f.Ctx >= 0 {
 			r.Ctx = model.Arg(c, f.Ctx)
@@ -837,7 +837,7 @@ func (l *Loop) backoff() bool {
 // minWait returns how long a loop at least sleeps, where it says so with a
 // time.Sleep (or a receive from time.After) of a duration whose lower
 // bound is known; 0 otherwise.
-func (l *Loop) minWait() time.Duration {
+func (l *Loop) minWait(fixed func(*ssa.Global) ssa.Value) time.Duration {
 	// A wait counts only on every way round: its block dominates each
 	// block that goes back to the header (if IsConflict(err) { continue }
 	// before a sleep for other errors retries a conflict at once).
@@ -860,12 +860,71 @@ func (l *Loop) minWait() time.Duration {
 			switch model.CalleeName(c.Common()) {
 			case "time.Sleep", "time.After":
 				if args := c.Common().Args; len(args) == 1 {
-					w = max(w, model.MinWait(args[0]))
+					w = max(w, model.MinWait(args[0], fixed))
 				}
 			}
 		}
 	}
 	return w
+}
+
+// fixedGlobal returns the one value a variable of this package holds: the
+// value its declaration stores in the package initialiser, where no other
+// function assigns it and nothing takes its address (flag.DurationVar(&v,
+// ...), a pointer handed on). nil otherwise, and for variables of other
+// packages, whose code is not seen. An assignment from another package
+// (a test shortening a retry interval) is not seen either.
+func (p *Package) fixedGlobal(g *ssa.Global) ssa.Value {
+	if g.Pkg != p.Pkg {
+		return nil
+	}
+	if p.fixedGlobals == nil {
+		p.fixedGlobals = p.scanGlobals()
+	}
+	return p.fixedGlobals[g]
+}
+
+func (p *Package) scanGlobals() map[*ssa.Global]ssa.Value {
+	init := p.Pkg.Func("init")
+	fns := p.Funcs
+	if init != nil {
+		fns = append(slices.Clip(fns), init)
+	}
+	stored := map[*ssa.Global]ssa.Value{}
+	bad := map[*ssa.Global]bool{}
+	var ops []*ssa.Value
+	for _, fn := range fns {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				ops = instr.Operands(ops[:0])
+				for i, op := range ops {
+					g, ok := (*op).(*ssa.Global)
+					if !ok || g.Pkg != p.Pkg {
+						continue
+					}
+					switch x := instr.(type) {
+					case *ssa.UnOp:
+						if x.Op == token.MUL {
+							continue // a load
+						}
+					case *ssa.Store:
+						if i == 0 && x.Addr == g && fn == init {
+							if _, twice := stored[g]; twice {
+								bad[g] = true
+							}
+							stored[g] = x.Val
+							continue
+						}
+					}
+					bad[g] = true
+				}
+			}
+		}
+	}
+	for g := range bad {
+		delete(stored, g)
+	}
+	return stored
 }
 
 func all(bs []*ssa.BasicBlock, f func(*ssa.BasicBlock) bool) bool {

@@ -22,11 +22,20 @@ var backoffVars = map[string]time.Duration{
 // code does not shrink it: Factor is 0 or at least 1). A sum is at least
 // its largest constant term: a base plus a jitter (500*time.Millisecond +
 // jitter*time.Duration(rand.Intn(5))). Zero when it is not known.
-func MinWait(v ssa.Value) time.Duration {
-	return minWait(v, 0)
+//
+// fixed, when not nil, gives the one value a package variable holds (its
+// initialiser, where nothing else assigns it or takes its address), or nil:
+// a retry interval kept in a variable (var APIRetryInterval = 500 *
+// time.Millisecond) is bounded by it.
+func MinWait(v ssa.Value, fixed func(*ssa.Global) ssa.Value) time.Duration {
+	return (&waits{fixed}).minWait(v, 0)
 }
 
-func minWait(v ssa.Value, depth int) time.Duration {
+type waits struct {
+	fixed func(*ssa.Global) ssa.Value
+}
+
+func (ws *waits) minWait(v ssa.Value, depth int) time.Duration {
 	if v == nil || depth > 6 {
 		return 0
 	}
@@ -38,15 +47,15 @@ func minWait(v ssa.Value, depth int) time.Duration {
 			}
 		}
 	case *ssa.Convert:
-		return minWait(x.X, depth+1)
+		return ws.minWait(x.X, depth+1)
 	case *ssa.ChangeType:
-		return minWait(x.X, depth+1)
+		return ws.minWait(x.X, depth+1)
 	case *ssa.BinOp:
 		switch x.Op {
 		case token.ADD:
-			return max(minWait(x.X, depth+1), minWait(x.Y, depth+1))
+			return max(ws.minWait(x.X, depth+1), ws.minWait(x.Y, depth+1))
 		case token.MUL:
-			a, b := minWait(x.X, depth+1), minWait(x.Y, depth+1)
+			a, b := ws.minWait(x.X, depth+1), ws.minWait(x.Y, depth+1)
 			_, ca := x.X.(*ssa.Const)
 			_, cb := x.Y.(*ssa.Const)
 			if ca && cb {
@@ -56,7 +65,7 @@ func minWait(v ssa.Value, depth int) time.Duration {
 	case *ssa.Phi:
 		var low time.Duration
 		for i, e := range x.Edges {
-			w := minWait(e, depth+1)
+			w := ws.minWait(e, depth+1)
 			if i == 0 || w < low {
 				low = w
 			}
@@ -68,8 +77,16 @@ func minWait(v ssa.Value, depth int) time.Duration {
 		}
 		switch a := x.X.(type) {
 		case *ssa.Global:
-			if a.Pkg != nil {
-				return backoffVars[a.Pkg.Pkg.Path()+"."+a.Name()]
+			if a.Pkg == nil {
+				return 0
+			}
+			if w, ok := backoffVars[a.Pkg.Pkg.Path()+"."+a.Name()]; ok {
+				return w
+			}
+			if ws.fixed != nil {
+				if init := ws.fixed(a); init != nil {
+					return ws.minWait(init, depth+1)
+				}
 			}
 		case *ssa.Alloc:
 			// wait.Backoff{Duration: d, ...}: the store into its field.
@@ -89,7 +106,7 @@ func minWait(v ssa.Value, depth int) time.Duration {
 				}
 				for _, rr := range *fa.Referrers() {
 					if st, ok := rr.(*ssa.Store); ok && st.Addr == fa {
-						if w := minWait(st.Val, depth+1); !found || w < low {
+						if w := ws.minWait(st.Val, depth+1); !found || w < low {
 							low, found = w, true
 						}
 					}

@@ -74,3 +74,47 @@ func RetryOnConflictCause(fn func() (any, error)) (any, error) {
 	}
 	return nil, errors.New("too many conflicts")
 }
+
+// The retry interval of RetryOnConflictVars, kept in variables as
+// longhorn-manager keeps its own: only their declarations set them.
+var (
+	APIRetryInterval       = 500 * time.Millisecond
+	APIRetryJitterInterval = 50 * time.Millisecond
+)
+
+// RetryOnConflictVars is RetryOnConflictCause with its waits in variables.
+func RetryOnConflictVars(fn func() (any, error)) (any, error) {
+	for i := 0; i < 10; i++ {
+		obj, err := fn()
+		if err == nil {
+			return obj, nil
+		}
+		if !apierrors.IsConflict(err) {
+			return nil, err
+		}
+		time.Sleep(APIRetryInterval + APIRetryJitterInterval*time.Duration(rand.Intn(5)))
+	}
+	return nil, errors.New("too many conflicts")
+}
+
+// TunableRetryInterval starts at half a second, but SetTunableRetryInterval
+// may set it to anything, zero included.
+var TunableRetryInterval = 500 * time.Millisecond
+
+// SetTunableRetryInterval sets the wait of RetryOnConflictTunable.
+func SetTunableRetryInterval(d time.Duration) { TunableRetryInterval = d }
+
+// RetryOnConflictTunable sleeps TunableRetryInterval between attempts.
+func RetryOnConflictTunable(fn func() (any, error)) (any, error) {
+	for i := 0; i < 10; i++ {
+		obj, err := fn()
+		if err == nil {
+			return obj, nil
+		}
+		if !apierrors.IsConflict(err) {
+			return nil, err
+		}
+		time.Sleep(TunableRetryInterval)
+	}
+	return nil, errors.New("too many conflicts")
+}
