@@ -125,10 +125,52 @@ func (p *Package) eventsOn(a ssa.Value) []*event {
 			if r.Addr == a && isObjectMemory(a.Type()) && model.IsObject(a.Type()) {
 				evs = append(evs, &event{kind: evFill, instr: r, src: r.Val})
 			}
+			if r.Val == a {
+				evs = append(evs, p.handedOn(r, a)...)
+			}
+		case *ssa.MakeInterface:
+			// Reconciled: &secret, a field of type client.Object.
+			for _, rr := range ssax.Referrers(r) {
+				if st, ok := rr.(*ssa.Store); ok && st.Val == r {
+					evs = append(evs, p.handedOn(st, a)...)
+				}
+			}
 		case ssa.CallInstruction:
 			if e := p.callEvent(r, a); e != nil {
 				evs = append(evs, e)
 			}
+		}
+	}
+	return evs
+}
+
+// handedOn returns, for a pointer to an object stored into a field of the
+// program's own struct (reconciler.Params{Reconciled: &secret}), each call
+// of a helper given that struct: the helper may read into the object through
+// the field, so after the call its provenance is not known. Facts describe
+// what a helper does with its parameters, not with their fields.
+func (p *Package) handedOn(st *ssa.Store, obj ssa.Value) []*event {
+	fa, ok := st.Addr.(*ssa.FieldAddr)
+	if !ok || !isObjectMemory(obj.Type()) || !model.IsObject(obj.Type()) || !wrapper(fa.X) {
+		return nil
+	}
+	holders := []ssa.Value{fa.X}
+	for _, r := range ssax.Referrers(fa.X) {
+		if ld, ok := r.(*ssa.UnOp); ok && ld.Op == token.MUL {
+			holders = append(holders, ld)
+		}
+	}
+	var evs []*event
+	for _, h := range holders {
+		for _, r := range ssax.Referrers(h) {
+			call, ok := r.(ssa.CallInstruction)
+			if !ok || !slices.Contains(call.Common().Args, h) {
+				continue
+			}
+			if _, client := classify(call.Common()); client {
+				continue
+			}
+			evs = append(evs, &event{kind: evFill, instr: call, origin: Origin{Kind: Unknown, Site: call}})
 		}
 	}
 	return evs

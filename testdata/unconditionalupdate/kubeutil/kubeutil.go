@@ -86,3 +86,24 @@ func ForceUpdate(ctx context.Context, c client.Client, obj client.Object) error 
 func SaveObject(ctx context.Context, c client.Client, obj client.Object) error {
 	return ForceUpdate(ctx, c, obj)
 }
+
+// ReconcileParams says what ReconcileResource keeps: the object it wants,
+// and where it leaves the object as the server has it.
+type ReconcileParams struct {
+	Client     client.Client
+	Expected   client.Object
+	Reconciled client.Object
+}
+
+// ReconcileResource creates Expected if it does not exist, and reads the
+// object into Reconciled, as cloud-on-k8s's reconciler.ReconcileResource does.
+func ReconcileResource(ctx context.Context, p ReconcileParams) error {
+	err := p.Client.Get(ctx, client.ObjectKeyFromObject(p.Expected), p.Reconciled)
+	if apierrors.IsNotFound(err) {
+		if err := p.Client.Create(ctx, p.Expected); err != nil {
+			return err
+		}
+		return p.Client.Get(ctx, client.ObjectKeyFromObject(p.Expected), p.Reconciled)
+	}
+	return err
+}
