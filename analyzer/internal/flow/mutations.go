@@ -1,6 +1,7 @@
 package flow
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 	"strings"
@@ -602,6 +603,13 @@ func (p *Package) readFrom(v ssa.Value, isObj func(ssa.Value) bool, field func(s
 					return y
 				}
 			}
+		case *ssa.Lookup:
+			if set := p.keySetBefore(y, isObj); set != nil {
+				// obj.Annotations[k] = v; ... obj.Annotations[k]: the
+				// value read back is v, the one just set.
+				work = append(work, set.Value)
+				continue
+			}
 		case *ssa.Call:
 			if r := model.Recv(y.Common()); r != nil && (isObj(strip(r)) || isObj(embedder(r))) {
 				name := model.CalledName(y.Common())
@@ -642,6 +650,53 @@ func (p *Package) readFrom(v ssa.Value, isObj func(ssa.Value) bool, field func(s
 		}
 	}
 	return nil
+}
+
+// keySetBefore returns the update of a map field of the object that sets,
+// before a lookup of that field, the key it looks up (the same constant,
+// or the same value), on every path to it; nil if there is none.
+func (p *Package) keySetBefore(l *ssa.Lookup, isObj func(ssa.Value) bool) *ssa.MapUpdate {
+	ld, ok := l.X.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return nil
+	}
+	path, ok := readsObjectField(ld.X, isObj)
+	if !ok {
+		return nil
+	}
+	fn := l.Parent()
+	if fn == nil {
+		return nil
+	}
+	var last *ssa.MapUpdate
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			u, ok := instr.(*ssa.MapUpdate)
+			if !ok || !sameKey(u.Key, l.Index) || !p.dominates(u, l) {
+				continue
+			}
+			m, ok := u.Map.(*ssa.UnOp)
+			if !ok || m.Op != token.MUL {
+				continue
+			}
+			if q, ok := readsObjectField(m.X, isObj); !ok || q != path {
+				continue
+			}
+			if last == nil || p.dominates(last, u) {
+				last = u
+			}
+		}
+	}
+	return last
+}
+
+func sameKey(a, b ssa.Value) bool {
+	if a == b {
+		return true
+	}
+	ca, ok1 := a.(*ssa.Const)
+	cb, ok2 := b.(*ssa.Const)
+	return ok1 && ok2 && ca.Value != nil && cb.Value != nil && constant.Compare(ca.Value, token.EQL, cb.Value)
 }
 
 // outsideCall reports whether a call is a request to a service: a method
