@@ -114,6 +114,11 @@ type WriteFact struct {
 	// the caller built), or -1.
 	PatchArg int
 	Status   bool // the write goes to the status subresource
+	// SetsRVFor are the types (types.TypeString, one per line) for which
+	// the function copies a read resourceVersion into the parameter before
+	// the write, in a branch of a type switch on it: an argument of one of
+	// them is written conditionally.
+	SetsRVFor string `json:",omitempty"`
 }
 
 // WritePos is a position in a function's source, portable across the

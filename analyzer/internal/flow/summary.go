@@ -4,6 +4,7 @@ import (
 	"go/types"
 	"slices"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -34,6 +35,35 @@ type Summary struct {
 	Stores              []StoreFact  // copies of parameters kept in a field of the struct returned
 	Copies              []CopyFact   // results that are copies of parameters (or of their fields)
 	Creates             []int        // object parameters passed to a Create, itself or through helpers
+}
+
+// typeGuard returns T when instr runs only where prm holds a T: in the
+// case of a type switch on it (switch prm.(type) { case T: ... }), or the
+// ok branch of a type assertion; nil otherwise.
+func typeGuard(instr ssa.Instruction, prm *ssa.Parameter) types.Type {
+	for b := instr.Block(); b != nil; b = b.Idom() {
+		if len(b.Preds) != 1 {
+			continue
+		}
+		pred := b.Preds[0]
+		iff, ok := pred.Instrs[len(pred.Instrs)-1].(*ssa.If)
+		if !ok || pred.Succs[0] != b {
+			continue
+		}
+		ex, ok := iff.Cond.(*ssa.Extract)
+		if !ok || ex.Index != 1 {
+			continue
+		}
+		ta, ok := ex.Tuple.(*ssa.TypeAssert)
+		if !ok || !ta.CommaOk || strip(ta.X) != prm {
+			continue
+		}
+		if _, isIface := ta.AssertedType.Underlying().(*types.Interface); isIface {
+			continue
+		}
+		return ta.AssertedType
+	}
+	return nil
 }
 
 // summary computes (once) the summary of a local function.
@@ -94,6 +124,7 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 	}
 
 	// Parameters filled by a read, or whose resourceVersion is set or cleared.
+	var rvFor map[int][]string // set only in a type switch's case, by type
 	for i, prm := range params {
 		if !isObjectType(prm.Type()) && !model.IsObjectMeta(prm.Type()) {
 			continue
@@ -105,6 +136,12 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 				case e.kind == evFill && e.src == nil && e.origin.Kind == Read:
 					s.ReadsInto[i] = true
 				case p.kindOf(e) == evSetRV:
+					if t := typeGuard(e.instr, prm); t != nil {
+						if rvFor == nil {
+							rvFor = map[int][]string{}
+						}
+						rvFor[i] = append(rvFor[i], types.TypeString(t, nil))
+					}
 					sets = true
 				case p.kindOf(e) == evClear:
 					clears = true
@@ -140,6 +177,9 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 			wf := WriteFact{Param: idx, Op: w.Op, ReadsFirst: w.ReadsFirst, Replaces: w.Replaces, Client: -1, At: w.ViaWrite.At, PatchArg: -1}
 			if isDiff && d.obj == idx {
 				wf.Diff, wf.From, wf.FromField, wf.PatchArg, wf.Status = d.patchArg < 0, d.from, d.fromField, d.patchArg, d.status
+			}
+			if w.Via == nil {
+				wf.SetsRVFor = strings.Join(rvFor[idx], "\n")
 			}
 			if w.Via == nil || wf.At.File == "" {
 				pos := fn.Prog.Fset.Position(Pos(w.Call))

@@ -3,6 +3,8 @@ package flow
 import (
 	"go/token"
 	"go/types"
+	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -305,6 +307,11 @@ func (p *Package) writeSites(call ssa.CallInstruction) []*WriteSite {
 			continue // the helper writes through a fake client the caller made
 		}
 		w := &WriteSite{Call: call, Op: wf.Op, Obj: c.Args[wf.Param], Via: obj, ViaWrite: wf}
+		if wf.SetsRVFor != "" && slices.Contains(strings.Split(wf.SetsRVFor, "\n"), types.TypeString(ssax.ConcreteType(c.Args[wf.Param]), nil)) {
+			// The helper reads the object and copies the version it read
+			// into the argument, for the argument's type.
+			w.ReadsFirst = true
+		}
 		if idx := errorResult(fn.Signature); idx >= 0 && wf.ErrReturned {
 			w.Err = errValue(call, idx, fn.Signature.Results().Len() > 1)
 		}
