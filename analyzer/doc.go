@@ -79,6 +79,13 @@ reported: the API server rejects an update without a resourceVersion.
 A successful Create followed by an Update of the same built object is
 reported.
 
+An object is no longer known to be built once its address is put in a
+field of a struct given to a helper (reconciler.Params{Reconciled: &secret}),
+which may read into it. A helper that copies the resourceVersion it read
+into its argument only in one case of a type switch (case
+*policyv1.PodDisruptionBudget) writes an argument of that type
+conditionally, and the others unconditionally.
+
 	desired := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns}, Spec: spec}
 	_, err := cs.AppsV1().Deployments(ns).Update(ctx, desired, metav1.UpdateOptions{})
 
@@ -223,7 +230,9 @@ now. Reported at the Patch call:
     built again (SetOwnerReferences(nil), then SetControllerReference) is
     desired state, in a patch and in CreateOrPatch's mutate function alike;
     a map copied key by key (for k, v := range obj.Annotations { ann[k] = v
-    }) changes no key.
+    }) changes no key. A map key read back after it was set
+    (obj.Annotations[k] = job.Annotations[k], then obj.Annotations[k] in a
+    patch body) is the value set, not one read from the object.
     A strategic merge patch merges lists
     that declare patchStrategy merge (finalizers, owner references, ...) by
     key, so for it only the other lists count.
