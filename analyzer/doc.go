@@ -84,7 +84,9 @@ field of a struct given to a helper (reconciler.Params{Reconciled: &secret}),
 which may read into it. A helper that copies the resourceVersion it read
 into its argument only in one case of a type switch (case
 *policyv1.PodDisruptionBudget) writes an argument of that type
-conditionally, and the others unconditionally.
+conditionally, and the others unconditionally. A resourceVersion copied
+into an Unstructured's map by hand (u.Object["metadata"].(map[string]any)
+["resourceVersion"] = old.GetResourceVersion()) is a copied precondition.
 
 	desired := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns}, Spec: spec}
 	_, err := cs.AppsV1().Deployments(ns).Update(ctx, desired, metav1.UpdateOptions{})

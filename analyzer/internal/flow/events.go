@@ -212,11 +212,39 @@ func (p *Package) fieldEvents(fa *ssa.FieldAddr) []*event {
 				continue
 			}
 			for _, rr := range ssax.Referrers(ld) {
-				if c, ok := rr.(ssa.CallInstruction); ok {
-					if e := p.nestedRVEvent(c, ld); e != nil {
+				switch rr := rr.(type) {
+				case ssa.CallInstruction:
+					if e := p.nestedRVEvent(rr, ld); e != nil {
 						evs = append(evs, e)
 					}
+				case *ssa.Lookup:
+					evs = append(evs, p.rawRVEvents(rr)...)
 				}
+			}
+		}
+	}
+	return evs
+}
+
+// rawRVEvents recognises a resourceVersion set in the map of an
+// Unstructured by hand: u.Object["metadata"].(map[string]any)["resourceVersion"] = v.
+func (p *Package) rawRVEvents(l *ssa.Lookup) []*event {
+	if k, ok := l.Index.(*ssa.Const); !ok || k.Value == nil || k.Value.ExactString() != `"metadata"` {
+		return nil
+	}
+	var evs []*event
+	for _, r := range ssax.Referrers(l) {
+		ta, ok := r.(*ssa.TypeAssert)
+		if !ok || ta.CommaOk {
+			continue
+		}
+		for _, rr := range ssax.Referrers(ta) {
+			u, ok := rr.(*ssa.MapUpdate)
+			if !ok || u.Map != ta {
+				continue
+			}
+			if k, ok := u.Key.(*ssa.Const); ok && k.Value != nil && k.Value.ExactString() == `"resourceVersion"` {
+				evs = append(evs, p.rvEvent(u, strip(u.Value)))
 			}
 		}
 	}
