@@ -19,13 +19,20 @@ func desiredServiceMonitor(ns string) *unstructured.Unstructured {
 	return sm
 }
 
+// currentServiceMonitor reads the ServiceMonitor sm names.
+func currentServiceMonitor(ctx context.Context, c client.Client, sm *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	old := &unstructured.Unstructured{}
+	old.SetGroupVersionKind(serviceMonitorGVK)
+	err := c.Get(ctx, client.ObjectKeyFromObject(sm), old)
+	return old, err
+}
+
 // The version read is copied into the built object's map by hand, as
 // node-healthcheck-operator does: the Update is conditional.
 func okUpdateServiceMonitorRawVersion(ctx context.Context, c client.Client, ns string) error {
 	sm := desiredServiceMonitor(ns)
-	old := &unstructured.Unstructured{}
-	old.SetGroupVersionKind(serviceMonitorGVK)
-	if err := c.Get(ctx, client.ObjectKeyFromObject(sm), old); err != nil {
+	old, err := currentServiceMonitor(ctx, c, sm)
+	if err != nil {
 		return err
 	}
 	sm.Object["metadata"].(map[string]any)["resourceVersion"] = old.GetResourceVersion()
@@ -35,9 +42,8 @@ func okUpdateServiceMonitorRawVersion(ctx context.Context, c client.Client, ns s
 // Another metadata key set by hand is no precondition.
 func badUpdateServiceMonitorRawLabels(ctx context.Context, c client.Client, ns string) error {
 	sm := desiredServiceMonitor(ns)
-	old := &unstructured.Unstructured{}
-	old.SetGroupVersionKind(serviceMonitorGVK)
-	if err := c.Get(ctx, client.ObjectKeyFromObject(sm), old); err != nil {
+	old, err := currentServiceMonitor(ctx, c, sm)
+	if err != nil {
 		return err
 	}
 	sm.Object["metadata"].(map[string]any)["labels"] = old.GetLabels()
