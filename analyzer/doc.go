@@ -135,7 +135,9 @@ every caller of which in the package then does, or is such a helper itself
 (up to three calls deep: a periodic reconcile that always ends in an error
 or a requeue, two helpers above a logged write); a failure remembered in a
 flag that later fails the function (if err != nil { failed = true } ...
-if failed { return err }); a failure path that sets a requeue in the
+if failed { return err }), or in a list of failures whose emptiness is
+tested (failed = append(failed, name) ... if len(failed) > 0 { return
+err }); a failure path that sets a requeue in the
 reconcile result the function returns (result.RequeueAfter = d, or a
 helper given &result that does); and a conflict mapped to a
 result that differs from the success path's (if IsConflict(err) { return

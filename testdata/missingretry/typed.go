@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	coordinationv1 "k8s.io/api/coordination/v1"
@@ -376,6 +377,47 @@ func badResizeClaimsFlagOnlyLogged(ctx context.Context, cs kubernetes.Interface,
 	}
 	if failed {
 		klog.InfoS("Some claims keep their size", "namespace", ns)
+	}
+	return nil
+}
+
+// The failures are collected, and any one makes the function fail: the
+// caller sees an error and retries, as ob-operator's node taint update does.
+func okTaintNodesFailuresCollected(ctx context.Context, cs kubernetes.Interface, names []string, taint corev1.Taint) error {
+	var failedNodes []string
+	for _, name := range names {
+		node, err := cs.CoreV1().Nodes().Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		node.Spec.Taints = append(node.Spec.Taints, taint)
+		if _, err := cs.CoreV1().Nodes().Update(ctx, node, metav1.UpdateOptions{}); err != nil {
+			failedNodes = append(failedNodes, name)
+			klog.ErrorS(err, "Failed to taint node", "node", name)
+		}
+	}
+	if len(failedNodes) > 0 {
+		return fmt.Errorf("tainting nodes failed: %s", strings.Join(failedNodes, ","))
+	}
+	return nil
+}
+
+// The failures are collected only to be logged: the function succeeds.
+func badTaintNodesFailuresOnlyLogged(ctx context.Context, cs kubernetes.Interface, names []string, taint corev1.Taint) error {
+	var failedNodes []string
+	for _, name := range names {
+		node, err := cs.CoreV1().Nodes().Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		node.Spec.Taints = append(node.Spec.Taints, taint)
+		if _, err := cs.CoreV1().Nodes().Update(ctx, node, metav1.UpdateOptions{}); err != nil { // want "^missing-retry: .*node"
+			failedNodes = append(failedNodes, name)
+			klog.ErrorS(err, "Failed to taint node", "node", name)
+		}
+	}
+	if len(failedNodes) != 0 {
+		klog.InfoS("Some nodes keep their taints", "nodes", strings.Join(failedNodes, ","))
 	}
 	return nil
 }

@@ -630,6 +630,12 @@ func (p *Package) handledOnEveryPath(from *ssa.BasicBlock, write ssa.Instruction
 			if phi, ok := iff.Cond.(*ssa.Phi); ok && slices.Contains(flags, phi) {
 				return next(b.Succs[0])
 			}
+			if phi, nonEmpty := lenTest(iff.Cond); phi != nil && slices.Contains(flags, phi) {
+				if nonEmpty {
+					return next(b.Succs[0])
+				}
+				return next(b.Succs[1])
+			}
 		}
 		for _, s := range b.Succs {
 			if !next(s) {
@@ -661,6 +667,10 @@ func flagsInto(from, to *ssa.BasicBlock, flags []*ssa.Phi, conds map[*ssa.Phi]bo
 			continue
 		}
 		switch e := phi.Edges[pred].(type) {
+		case *ssa.Call:
+			if appends(e) {
+				out = append(out, phi) // failed = append(failed, name)
+			}
 		case *ssa.Const:
 			if e.Value != nil && e.Value.Kind() == constant.Bool && constant.BoolVal(e.Value) {
 				out = append(out, phi)
@@ -685,7 +695,7 @@ func (p *Package) condPhis(fn *ssa.Function) map[*ssa.Phi]bool {
 	var mark func(v ssa.Value)
 	mark = func(v ssa.Value) {
 		phi, ok := v.(*ssa.Phi)
-		if !ok || m[phi] || !isBool(phi.Type()) {
+		if !ok || m[phi] || !isBool(phi.Type()) && !isSlice(phi.Type()) {
 			return
 		}
 		m[phi] = true
@@ -698,7 +708,13 @@ func (p *Package) condPhis(fn *ssa.Function) map[*ssa.Phi]bool {
 			continue
 		}
 		if iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
-			mark(iff.Cond)
+			if phi, _ := lenTest(iff.Cond); phi != nil {
+				mark(phi)
+				continue
+			}
+			if isBool(iff.Cond.Type()) {
+				mark(iff.Cond)
+			}
 		}
 	}
 	if p.condPhisMemo == nil {
@@ -706,6 +722,64 @@ func (p *Package) condPhis(fn *ssa.Function) map[*ssa.Phi]bool {
 	}
 	p.condPhisMemo[fn] = m
 	return m
+}
+
+// lenTest recognises a branch on whether a slice phi is empty: len(x) > 0
+// or len(x) != 0 (nonEmpty), len(x) == 0 (not nonEmpty).
+func lenTest(cond ssa.Value) (phi *ssa.Phi, nonEmpty bool) {
+	bin, ok := cond.(*ssa.BinOp)
+	if !ok {
+		return nil, false
+	}
+	call, ok := bin.X.(*ssa.Call)
+	if !ok {
+		return nil, false
+	}
+	if b, ok := call.Call.Value.(*ssa.Builtin); !ok || b.Name() != "len" || len(call.Call.Args) != 1 {
+		return nil, false
+	}
+	phi, ok = call.Call.Args[0].(*ssa.Phi)
+	if !ok || !isSlice(phi.Type()) {
+		return nil, false
+	}
+	zero, ok := bin.Y.(*ssa.Const)
+	if !ok || zero.Value == nil || zero.Value.Kind() != constant.Int || constant.Sign(zero.Value) != 0 {
+		return nil, false
+	}
+	switch bin.Op {
+	case token.GTR, token.NEQ:
+		return phi, true
+	case token.EQL:
+		return phi, false
+	}
+	return nil, false
+}
+
+// appends reports whether a call appends at least one element to a slice:
+// append(s, x), whose elements SSA passes as a slice of a new array.
+func appends(c *ssa.Call) bool {
+	if b, ok := c.Call.Value.(*ssa.Builtin); !ok || b.Name() != "append" || len(c.Call.Args) != 2 {
+		return false
+	}
+	sl, ok := c.Call.Args[1].(*ssa.Slice)
+	if !ok || sl.Low != nil || sl.High != nil {
+		return false
+	}
+	a, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	ptr, ok := a.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	arr, ok := ptr.Elem().Underlying().(*types.Array)
+	return ok && arr.Len() > 0
+}
+
+func isSlice(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Slice)
+	return ok
 }
 
 func flagsKey(flags []*ssa.Phi) string {
