@@ -648,8 +648,9 @@ func (p *Package) handledOnEveryPath(from *ssa.BasicBlock, write ssa.Instruction
 }
 
 // flagsInto returns the flags set on entering block to from block from:
-// those of its boolean phis whose edge from from brings true or a flag set
-// before, and the flags set before that are not phis of to.
+// those of its flag phis (condPhis) whose edge from from brings true, an
+// append of an element, or a flag set before, and the flags set before
+// that are not phis of to.
 func flagsInto(from, to *ssa.BasicBlock, flags []*ssa.Phi, conds map[*ssa.Phi]bool) []*ssa.Phi {
 	pred := slices.Index(to.Preds, from)
 	var out []*ssa.Phi
@@ -685,8 +686,10 @@ func flagsInto(from, to *ssa.BasicBlock, flags []*ssa.Phi, conds map[*ssa.Phi]bo
 	return out
 }
 
-// condPhis returns the boolean phis of a function that a branch tests,
-// directly or through other phis: the only ones worth following as flags.
+// condPhis returns the phis of a function that a branch tests, directly
+// or through other phis: booleans (if failed), and slices tested for
+// emptiness (if len(failed) > 0). They are the only ones worth following
+// as flags.
 func (p *Package) condPhis(fn *ssa.Function) map[*ssa.Phi]bool {
 	if m, ok := p.condPhisMemo[fn]; ok {
 		return m

@@ -652,9 +652,11 @@ func (p *Package) readFrom(v ssa.Value, isObj func(ssa.Value) bool, field func(s
 	return nil
 }
 
-// keySetBefore returns the update of a map field of the object that sets,
-// before a lookup of that field, the key it looks up (the same constant,
-// or the same value), on every path to it; nil if there is none.
+// keySetBefore returns the last update of a map field of the object that
+// sets, before a lookup of that field and on every path to it, the key it
+// looks up (the same constant, or the same value); nil if there is none.
+// The updates that run on every path to the lookup are the earlier ones of
+// its block and of the blocks that dominate it.
 func (p *Package) keySetBefore(l *ssa.Lookup, isObj func(ssa.Value) bool) *ssa.MapUpdate {
 	ld, ok := l.X.(*ssa.UnOp)
 	if !ok || ld.Op != token.MUL {
@@ -664,30 +666,24 @@ func (p *Package) keySetBefore(l *ssa.Lookup, isObj func(ssa.Value) bool) *ssa.M
 	if !ok {
 		return nil
 	}
-	fn := l.Parent()
-	if fn == nil {
-		return nil
-	}
-	var last *ssa.MapUpdate
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			u, ok := instr.(*ssa.MapUpdate)
-			if !ok || !sameKey(u.Key, l.Index) || !p.dominates(u, l) {
+	for b := l.Block(); b != nil; b = b.Idom() {
+		instrs := b.Instrs
+		if b == l.Block() {
+			instrs = instrs[:p.index[l]]
+		}
+		for i := len(instrs) - 1; i >= 0; i-- {
+			u, ok := instrs[i].(*ssa.MapUpdate)
+			if !ok || !sameKey(u.Key, l.Index) {
 				continue
 			}
-			m, ok := u.Map.(*ssa.UnOp)
-			if !ok || m.Op != token.MUL {
-				continue
-			}
-			if q, ok := readsObjectField(m.X, isObj); !ok || q != path {
-				continue
-			}
-			if last == nil || p.dominates(last, u) {
-				last = u
+			if m, ok := u.Map.(*ssa.UnOp); ok && m.Op == token.MUL {
+				if q, ok := readsObjectField(m.X, isObj); ok && q == path {
+					return u
+				}
 			}
 		}
 	}
-	return last
+	return nil
 }
 
 func sameKey(a, b ssa.Value) bool {
