@@ -81,7 +81,10 @@ reported.
 
 An object is no longer known to be built once its address is put in a
 field of a struct given to a helper (reconciler.Params{Reconciled: &secret}),
-which may read into it. A helper that copies the resourceVersion it read
+which may read into it, or once it is given, with a context, to a method
+of an interface of the program's own (a typed client of its own,
+List(ctx, namespace, list, opts)), whose implementation the analysis
+cannot see. A helper that copies the resourceVersion it read
 into its argument only in one case of a type switch (case
 *policyv1.PodDisruptionBudget) writes an argument of that type
 conditionally, and the others unconditionally. A resourceVersion copied
@@ -284,7 +287,9 @@ of one) in a branch where the object's deletion
 timestamp is set (obj.DeletionTimestamp != nil,
 !obj.GetDeletionTimestamp().IsZero(), or after a return from their
 negation; or in an unexported helper given the object or a deep copy of
-it, when every caller in the package calls it so; or in a closure made
+it, when every caller in the package calls it so, calls through an
+interface of the package's own included (a method with an unexported name
+can be called only from its package); or in a closure made
 there, such as a retried function that reads the object again), whether the
 patch is a diff or a body that sets metadata.finalizers to the list: the API
 server refuses new finalizers on an object being deleted, so a stale list

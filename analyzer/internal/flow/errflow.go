@@ -250,6 +250,7 @@ func (p *Package) escapes(fn *ssa.Function) bool {
 		p.escaping = map[*ssa.Function]bool{}
 		p.invoked = map[string]bool{}
 		p.escapingObjs = map[types.Object]bool{}
+		p.ifaceValues = map[string]bool{}
 		var ops []*ssa.Value
 		for _, f := range p.Funcs {
 			for _, b := range f.Blocks {
@@ -270,6 +271,9 @@ func (p *Package) escapes(fn *ssa.Function) bool {
 							p.escaping[g] = true
 							if obj := g.Object(); obj != nil {
 								p.escapingObjs[obj] = true
+								if m, ok := obj.(*types.Func); ok && m.Signature().Recv() != nil && types.IsInterface(m.Signature().Recv().Type()) {
+									p.ifaceValues[m.Name()] = true
+								}
 							}
 						}
 					}
@@ -283,7 +287,15 @@ func (p *Package) escapes(fn *ssa.Function) bool {
 	if obj := fn.Object(); obj != nil && p.escapingObjs[obj] {
 		return true // a method value or expression: a wrapper of the method
 	}
-	return fn.Signature.Recv() != nil && p.invoked[fn.Name()]
+	if fn.Signature.Recv() == nil {
+		return false
+	}
+	if fn.Object() != nil && !fn.Object().Exported() {
+		// Its calls through interfaces are among its calls (addInvokes);
+		// a value of an interface's method of its name may reach it too.
+		return p.ifaceValues[fn.Name()]
+	}
+	return p.invoked[fn.Name()]
 }
 
 // successBlocks returns the blocks reachable from the err == nil branch of a

@@ -471,6 +471,12 @@ func (p *Package) callEvent(call ssa.CallInstruction, a ssa.Value) *event {
 	if pi < 0 {
 		return nil
 	}
+	if fn == nil && unresolvedIO(c) {
+		// A method of an interface of the program's own, given a context:
+		// a client of its own (List(ctx, namespace, list, opts)) that the
+		// analysis cannot see into may fill the object in.
+		return &event{kind: evFill, instr: call, origin: Origin{Kind: Unknown, Site: call}}
+	}
 	var readsInto bool
 	var sets, clears []int
 	if p.local(fn) {
@@ -490,6 +496,21 @@ func (p *Package) callEvent(call ssa.CallInstruction, a ssa.Value) *event {
 		return &event{kind: evClear, instr: call}
 	}
 	return nil
+}
+
+// unresolvedIO reports whether c calls a method of an interface outside the
+// modelled modules (whose implementation the analysis cannot see) and gives
+// it a context.Context, as a call that talks to a server does.
+func unresolvedIO(c *ssa.CallCommon) bool {
+	if !c.IsInvoke() || c.Method.Pkg() == nil || model.IsModelled(model.PkgPath(c.Method.Pkg())) {
+		return false
+	}
+	for _, arg := range c.Args {
+		if model.IsContext(arg.Type()) {
+			return true
+		}
+	}
+	return false
 }
 
 // Object returns the possible provenances of the object v refers to when

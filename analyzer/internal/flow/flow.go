@@ -74,7 +74,7 @@ type Package struct {
 	index     map[ssa.Instruction]int
 	objMemo   map[ssa.Value]*objInfo
 	aliasMemo map[ssa.Value][]ssa.Value
-	callsOf   map[*ssa.Function][]ssa.CallInstruction // static calls of each function in the package
+	callsOf   map[*ssa.Function][]ssa.CallInstruction // calls of each function in the package (static, and through interfaces: addInvokes)
 	// escaping, escapingObjs and invoked: functions used as values, and
 	// method names called through an interface (computed on first use).
 	escaping     map[*ssa.Function]bool
@@ -85,6 +85,7 @@ type Package struct {
 	assumeNil    *errTaint
 	condPhisMemo map[*ssa.Function]map[*ssa.Phi]bool // of condPhis
 	invoked      map[string]bool
+	ifaceValues  map[string]bool           // names of interface methods used as values
 	fixedGlobals map[*ssa.Global]ssa.Value // of fixedGlobal (computed on first use)
 
 	overwriteDepth int // recursion guard of overwritten
@@ -109,18 +110,23 @@ func New(pkg *ssa.Package, funcs []*ssa.Function, opts Options, facts FactSource
 		cellMemo:  make(map[ssa.Value][]ssa.Value),
 		storeMemo: make(map[ssa.Value][]ssa.Value),
 	}
+	invokes := map[string][]ssa.CallInstruction{} // interface method calls, by unexported method name
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
 			for i, instr := range b.Instrs {
 				p.index[instr] = i
 				if c, ok := instr.(ssa.CallInstruction); ok {
-					if callee := c.Common().StaticCallee(); callee != nil {
+					cc := c.Common()
+					if callee := cc.StaticCallee(); callee != nil {
 						p.callsOf[callee] = append(p.callsOf[callee], c)
+					} else if cc.IsInvoke() && !cc.Method.Exported() {
+						invokes[cc.Method.Name()] = append(invokes[cc.Method.Name()], c)
 					}
 				}
 			}
 		}
 	}
+	p.addInvokes(funcs, invokes)
 	cs := ssax.ClosuresOf(funcs)
 	p.bindings, p.made = cs.Bindings, cs.Made
 	p.boundTo = make(map[ssa.Value][]*ssa.FreeVar)
@@ -130,6 +136,41 @@ func New(pkg *ssa.Package, funcs []*ssa.Function, opts Options, facts FactSource
 	p.retried = make(map[*ssa.Function]*Retry)
 	p.funcArgs = p.indexFuncArgs()
 	return p
+}
+
+// addInvokes counts as calls of a method of the package with an unexported
+// name the calls of an interface's method of that name that can dispatch to
+// it: only the package can call such a method, so its calls, static and
+// through interfaces, are all in the package. (A method with an exported
+// name may be called from anywhere, and is not counted this way.)
+func (p *Package) addInvokes(funcs []*ssa.Function, invokes map[string][]ssa.CallInstruction) {
+	if len(invokes) == 0 {
+		return
+	}
+	for _, fn := range funcs {
+		recv := fn.Signature.Recv()
+		if recv == nil || fn.Parent() != nil || fn.Object() == nil || len(invokes[fn.Name()]) == 0 {
+			continue
+		}
+		t := recv.Type()
+		ptr, isPtr := t.(*types.Pointer)
+		base := t
+		if isPtr {
+			base = ptr.Elem()
+		}
+		if n, ok := types.Unalias(base).(*types.Named); !ok || n.TypeParams().Len() > 0 || n.TypeArgs().Len() > 0 {
+			continue
+		}
+		for _, c := range invokes[fn.Name()] {
+			iface, ok := c.Common().Value.Type().Underlying().(*types.Interface)
+			if !ok {
+				continue
+			}
+			if types.Implements(t, iface) || !isPtr && types.Implements(types.NewPointer(t), iface) {
+				p.callsOf[fn] = append(p.callsOf[fn], c)
+			}
+		}
+	}
 }
 
 // Caps on the walks of flow. Each bounds a walk along a chain of values or

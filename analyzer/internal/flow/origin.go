@@ -426,16 +426,21 @@ func calleeObject(c *ssa.CallCommon) *types.Func {
 }
 
 // argFor returns the argument a call passes for a parameter of its callee.
+// An interface method call passes its receiver as the call's value.
 func argFor(c *ssa.CallCommon, param *ssa.Parameter) ssa.Value {
 	fn := param.Parent()
 	for i, prm := range fn.Params {
-		if prm == param {
-			if mc, ok := strip(c.Value).(*ssa.MakeClosure); ok && c.Value != nil {
-				_ = mc
+		if prm != param {
+			continue
+		}
+		if c.IsInvoke() && fn.Signature.Recv() != nil {
+			if i == 0 {
+				return c.Value
 			}
-			if i < len(c.Args) {
-				return c.Args[i]
-			}
+			i--
+		}
+		if i < len(c.Args) {
+			return c.Args[i]
 		}
 	}
 	return nil
