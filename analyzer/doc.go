@@ -286,7 +286,9 @@ filtered list, slices.Delete or slices.DeleteFunc of the list, SetFinalizers
 of one) in a branch where the object's deletion
 timestamp is set (obj.DeletionTimestamp != nil,
 !obj.GetDeletionTimestamp().IsZero(), or after a return from their
-negation; or in an unexported helper given the object or a deep copy of
+negation, or after a dereference of the timestamp such as
+obj.DeletionTimestamp.Add(delay), which panics unless it is set, as in a
+controller whose predicate lets only objects being deleted through; or in an unexported helper given the object or a deep copy of
 it, when every caller in the package calls it so, calls through an
 interface of the package's own included (a method with an unexported name
 can be called only from its package); or in a closure made

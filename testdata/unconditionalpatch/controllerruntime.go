@@ -1,4 +1,4 @@
-package unconditionalpatch
+package unconditionalpatch // want package:"has summaries"
 
 import (
 	"context"

@@ -13,7 +13,8 @@ import (
 // timestamp of the object v refers to is set: in the branch of a test of it
 // in at's function (obj.DeletionTimestamp != nil,
 // !obj.GetDeletionTimestamp().IsZero(), or the else branch of their
-// negations), or after such a test returned from the other branch; or, in
+// negations), or after such a test returned from the other branch, or
+// after a dereference of the timestamp (derefDeleting); or, in
 // an unexported function given the object, when every call of it in the
 // package (static, or through an interface: addInvokes) runs so with the object it passes (or with a deep copy made
 // where its original is being deleted); or, in a closure, when the
@@ -40,7 +41,7 @@ func (p *Package) whileDeleting(v ssa.Value, at ssa.Instruction, depth int) bool
 			copies = append(copies, c)
 		}
 	}
-	if p.branchDeleting(obj, at) {
+	if p.branchDeleting(obj, at) || derefDeleting(obj, at) {
 		return true
 	}
 	// A deep copy carries the deletion timestamp its original had when it
@@ -106,6 +107,34 @@ func (p *Package) branchDeleting(obj map[ssa.Value]bool, at ssa.Instruction) boo
 		setIfTrue, ok := deletionTest(ifi.Cond, obj)
 		if ok && (b == pred.Succs[0]) == setIfTrue {
 			return true
+		}
+	}
+	return false
+}
+
+// derefDeleting reports whether at runs only after a dereference of the
+// deletion timestamp of one of the objects (obj.DeletionTimestamp.Add(d),
+// obj.DeletionTimestamp.Time), which panics unless it is set: code that
+// does this relies on something else (a predicate of its controller) to
+// reconcile only objects being deleted.
+func derefDeleting(obj map[ssa.Value]bool, at ssa.Instruction) bool {
+	for b := at.Block(); b != nil; b = b.Idom() {
+		for _, instr := range b.Instrs {
+			if instr == at {
+				break
+			}
+			var ptr ssa.Value
+			switch x := instr.(type) {
+			case *ssa.FieldAddr:
+				ptr = x.X
+			case *ssa.UnOp:
+				if x.Op == token.MUL {
+					ptr = x.X
+				}
+			}
+			if ptr != nil && deletionTimestamp(ptr, obj) {
+				return true
+			}
 		}
 	}
 	return false
