@@ -2,6 +2,7 @@ package model
 
 import (
 	"go/types"
+	"slices"
 	"strings"
 )
 
@@ -67,9 +68,31 @@ var Inert = []string{
 	"k8s.io/cluster-bootstrap",
 }
 
-// IsInert reports whether a package belongs to an Inert library.
+// InertPackages are single packages of otherwise unmodelled libraries that
+// hold nothing lostupdate summarises, as Inert libraries do, each checked
+// against its source at k8s.io/kubectl v0.36: kubectl's command framework
+// (pkg/cmd/util: the client factory, flags and help; its Merge and JSONPatch
+// apply a patch to an object in memory, for kubectl run --overrides, and
+// keep the resourceVersion it carries), its scheme, OpenAPI getter,
+// schema validation and terminal and help helpers. Helm and kubectl-based
+// tools pull them in; the rest of kubectl (drain, apply, rollout...) writes
+// objects and is not listed. A package below one of these is not covered.
+var InertPackages = []string{
+	"k8s.io/kubectl/pkg/cmd/util",
+	"k8s.io/kubectl/pkg/scheme",
+	"k8s.io/kubectl/pkg/util/openapi",
+	"k8s.io/kubectl/pkg/util/templates",
+	"k8s.io/kubectl/pkg/util/term",
+	"k8s.io/kubectl/pkg/validation",
+}
+
+// IsInert reports whether a package belongs to an Inert library or is one
+// of the InertPackages.
 func IsInert(path string) bool {
 	path = Unvendor(path)
+	if slices.Contains(InertPackages, path) {
+		return true
+	}
 	for _, m := range Inert {
 		if within(path, m) {
 			return true

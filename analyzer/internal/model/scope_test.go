@@ -21,6 +21,12 @@ func TestCarriesFacts(t *testing.T) {
 		{"k8s.io/component-base/metrics", []string{"k8s.io/client-go/tools/metrics"}, false},
 		{"k8s.io/cluster-bootstrap/util/secrets", []string{"k8s.io/api/core/v1"}, false},
 		{"example.com/app/cmd", []string{"k8s.io/component-base/logs", "flag"}, false},
+		// So are single packages of kubectl; the packages below them and
+		// the rest of kubectl are not.
+		{"k8s.io/kubectl/pkg/cmd/util", []string{"k8s.io/client-go/rest"}, false},
+		{"k8s.io/kubectl/pkg/cmd/util/editor", []string{"k8s.io/cli-runtime/pkg/resource", "k8s.io/apimachinery/pkg/types"}, true},
+		{"k8s.io/kubectl/pkg/drain", []string{"k8s.io/client-go/kubernetes"}, true},
+		{"example.com/app/status", []string{"k8s.io/kubectl/pkg/cmd/util", "fmt"}, false},
 		{"example.com/app/version", []string{"fmt", "runtime"}, false},
 	} {
 		if got := CarriesFacts(tc.path, tc.imports, carries); got != tc.want {
