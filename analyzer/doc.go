@@ -145,8 +145,11 @@ reconcile result the function returns (result.RequeueAfter = d, or a
 helper given &result that does); and a conflict mapped to a
 result that differs from the success path's (if IsConflict(err) { return
 false, nil } in an election between replicas: the caller is told). The
-swallow is a conflict mapped to exactly what success returns. Reported at
-the write call, with the read in the related information.
+swallow is a conflict mapped to exactly what success returns; a conflict
+test in a deferred closure that sets none of the function's results (defer
+func() { if IsConflict(err) { _ = m.resync() } }(), a refresh of a cached
+copy) maps it to nothing. Reported at the write call, with the read in the
+related information.
 
 	if err := r.Status().Update(ctx, obj); err != nil {
 		log.Error(err, "unable to update status")

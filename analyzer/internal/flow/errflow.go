@@ -46,7 +46,7 @@ func (p *Package) ErrorFate(err ssa.Value, write ssa.Instruction) (fate Fate, ch
 	}
 	for _, c := range t.conflictChecks {
 		succ := conflictSuccessor(c)
-		if succ == nil {
+		if succ == nil || p.deferredAside(c.Parent()) {
 			continue
 		}
 		if !p.handledFrom(succ, write, t, success, failed, distinct) {
@@ -189,6 +189,37 @@ func (p *Package) callersFailAfterDepth(write ssa.Instruction, depth int) bool {
 		}
 		if c.Parent() == fn || !(p.failsAfterCall(c) || !p.inOpenLoop(c) && p.callersFailAfterDepth(c, depth+1)) {
 			return false
+		}
+	}
+	return true
+}
+
+// deferredAside reports whether fn is a closure its function defers and
+// that stores into none of the variables it captures, so that it cannot
+// set the function's named results: a conflict test there (defer func() {
+// if apierrors.IsConflict(err) { _ = m.resync() } }()) changes nothing the
+// function returns, and the error's fate is decided by the function itself.
+func (p *Package) deferredAside(fn *ssa.Function) bool {
+	mc := p.made[fn]
+	if mc == nil {
+		return false
+	}
+	deferred := false
+	for _, r := range *mc.Referrers() {
+		if d, ok := r.(*ssa.Defer); ok && d.Call.Value == mc {
+			deferred = true
+		}
+	}
+	if !deferred {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if st, ok := instr.(*ssa.Store); ok {
+				if _, ok := strip(st.Addr).(*ssa.FreeVar); ok {
+					return false
+				}
+			}
 		}
 	}
 	return true

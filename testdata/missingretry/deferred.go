@@ -1,0 +1,76 @@
+package missingretry
+
+import (
+	"context"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// A port allocator that keeps the ConfigMap it last read and, when an
+// Update of it conflicts, refreshes that copy in a deferred closure: the
+// error is still returned, so the conflict reaches the caller (whose
+// reconcile is requeued) and the next attempt starts from the refreshed copy.
+type portBook struct {
+	cli client.Client
+	cm  *corev1.ConfigMap
+}
+
+func (b *portBook) resync(ctx context.Context) error {
+	cm := &corev1.ConfigMap{}
+	if err := b.cli.Get(ctx, client.ObjectKeyFromObject(b.cm), cm); err != nil {
+		return err
+	}
+	b.cm = cm
+	return nil
+}
+
+// reserve returns the Update's error; the deferred conflict test only
+// refreshes the copy: not reported.
+func (b *portBook) reserve(ctx context.Context, key string, port int32) error {
+	var err error
+	defer func() {
+		if apierrors.IsConflict(err) {
+			_ = b.resync(ctx)
+		}
+	}()
+	cm := b.cm.DeepCopy()
+	if cm.Data == nil {
+		cm.Data = map[string]string{}
+	}
+	cm.Data[key] = fmt.Sprint(port)
+	if err = b.cli.Update(ctx, cm); err != nil {
+		return err
+	}
+	b.cm = cm
+	return nil
+}
+
+// release, the positive control, clears its named result in the deferred
+// closure when the Update conflicts: the caller is told it succeeded.
+func (b *portBook) release(ctx context.Context, key string) (err error) {
+	defer func() {
+		if apierrors.IsConflict(err) {
+			_ = b.resync(ctx)
+			err = nil
+		}
+	}()
+	cm := b.cm.DeepCopy()
+	delete(cm.Data, key)
+	if err = b.cli.Update(ctx, cm); err != nil { // want "^missing-retry: Update of cm is a read-modify-write .*conflict is caught and ignored"
+		return err
+	}
+	b.cm = cm
+	return nil
+}
+
+// Reserve and Release are how the controllers call them.
+func (b *portBook) Reserve(ctx context.Context, key string, port int32) error {
+	return b.reserve(ctx, key, port)
+}
+
+func (b *portBook) Release(ctx context.Context, key string) error {
+	return b.release(ctx, key)
+}
