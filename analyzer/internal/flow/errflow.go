@@ -46,7 +46,7 @@ func (p *Package) ErrorFate(err ssa.Value, write ssa.Instruction) (fate Fate, ch
 	}
 	for _, c := range t.conflictChecks {
 		succ := conflictSuccessor(c)
-		if succ == nil || p.deferredAside(c.Parent()) {
+		if succ == nil || c.Parent() != write.Parent() && p.deferredAside(c.Parent()) {
 			continue
 		}
 		if !p.handledFrom(succ, write, t, success, failed, distinct) {
@@ -195,7 +195,8 @@ func (p *Package) callersFailAfterDepth(write ssa.Instruction, depth int) bool {
 }
 
 // deferredAside reports whether fn is a closure its function defers and
-// that stores into none of the variables it captures, so that it cannot
+// that stores into none of the variables it captures (asked of a closure
+// other than the write's own), so that it cannot
 // set the function's named results: a conflict test there (defer func() {
 // if apierrors.IsConflict(err) { _ = m.resync() } }()) changes nothing the
 // function returns, and the error's fate is decided by the function itself.
