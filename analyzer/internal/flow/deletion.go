@@ -14,10 +14,11 @@ import (
 // in at's function (obj.DeletionTimestamp != nil,
 // !obj.GetDeletionTimestamp().IsZero(), or the else branch of their
 // negations), or after such a test returned from the other branch, or
-// after a dereference of the timestamp (derefDeleting); or, in
-// an unexported function given the object, when every call of it in the
-// package (static, or through an interface: addInvokes) runs so with the object it passes (or with a deep copy made
-// where its original is being deleted); or, in a closure, when the
+// after a dereference of the timestamp (derefDeleting); or, in an
+// unexported function given the object, when every call of it in the
+// package (static, or through an interface: addInvokes) runs so with the
+// object it passes (or with a deep copy made where its original is being
+// deleted); or, in a closure, when the
 // closure is made so (a deletion timestamp is never unset, so a closure
 // made for an object being deleted runs while it is, whenever it is called,
 // even after it reads the object again).

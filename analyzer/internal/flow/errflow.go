@@ -196,9 +196,9 @@ func (p *Package) callersFailAfterDepth(write ssa.Instruction, depth int) bool {
 
 // deferredAside reports whether fn is a closure its function defers and
 // that stores into none of the variables it captures (asked of a closure
-// other than the write's own), so that it cannot
-// set the function's named results: a conflict test there (defer func() {
-// if apierrors.IsConflict(err) { _ = m.resync() } }()) changes nothing the
+// other than the write's own), so that it cannot set the function's named
+// results: a conflict test there (defer func() { if
+// apierrors.IsConflict(err) { _ = m.resync() } }()) changes nothing the
 // function returns, and the error's fate is decided by the function itself.
 func (p *Package) deferredAside(fn *ssa.Function) bool {
 	mc := p.made[fn]
@@ -322,7 +322,7 @@ func (p *Package) escapes(fn *ssa.Function) bool {
 	if fn.Signature.Recv() == nil {
 		return false
 	}
-	if fn.Object() != nil && !fn.Object().Exported() {
+	if dispatchable(fn) {
 		// Its calls through interfaces are among its calls (addInvokes);
 		// a value of an interface's method of its name may reach it too.
 		return p.ifaceValues[fn.Name()]

@@ -148,19 +148,11 @@ func (p *Package) addInvokes(funcs []*ssa.Function, invokes map[string][]ssa.Cal
 		return
 	}
 	for _, fn := range funcs {
-		recv := fn.Signature.Recv()
-		if recv == nil || fn.Parent() != nil || fn.Object() == nil || len(invokes[fn.Name()]) == 0 {
+		if fn.Parent() != nil || len(invokes[fn.Name()]) == 0 || !dispatchable(fn) {
 			continue
 		}
-		t := recv.Type()
-		ptr, isPtr := t.(*types.Pointer)
-		base := t
-		if isPtr {
-			base = ptr.Elem()
-		}
-		if n, ok := types.Unalias(base).(*types.Named); !ok || n.TypeParams().Len() > 0 || n.TypeArgs().Len() > 0 {
-			continue
-		}
+		t := fn.Signature.Recv().Type()
+		_, isPtr := t.(*types.Pointer)
 		for _, c := range invokes[fn.Name()] {
 			iface, ok := c.Common().Value.Type().Underlying().(*types.Interface)
 			if !ok {
@@ -171,6 +163,21 @@ func (p *Package) addInvokes(funcs []*ssa.Function, invokes map[string][]ssa.Cal
 			}
 		}
 	}
+}
+
+// dispatchable reports whether fn is a method with an unexported name of a
+// type that is not generic: addInvokes finds its calls through interfaces.
+func dispatchable(fn *ssa.Function) bool {
+	recv := fn.Signature.Recv()
+	if recv == nil || fn.Object() == nil || fn.Object().Exported() {
+		return false
+	}
+	base := recv.Type()
+	if ptr, ok := base.(*types.Pointer); ok {
+		base = ptr.Elem()
+	}
+	n, ok := types.Unalias(base).(*types.Named)
+	return ok && n.TypeParams().Len() == 0 && n.TypeArgs().Len() == 0
 }
 
 // Caps on the walks of flow. Each bounds a walk along a chain of values or
