@@ -175,11 +175,13 @@ func (c *Config) run(pass *analysis.Pass) (_ any, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", pass.Pkg.Path(), err)
 	}
+	all := len(funcs)
 	ck := newChecker(pass, c, ssapkg, funcs)
 	defer ck.recoverInto(&err)
 	ck.flow = flow.New(ssapkg, ck.funcs, flow.Options{
 		RetryHelpers: set(c.RetryHelpers),
 		SafeWriters:  set(c.SafeWriters),
+		Partial:      len(ck.funcs) < all,
 	}, factSource{pass})
 	ck.exportFacts()
 	ck.runRules()

@@ -51,6 +51,13 @@ kubernetes/fake, dynamic/fake, the fake clientsets client-gen generates for
 custom resources, controller-runtime's client/fake), told by the constructor
 or the type of the client, are never reported.
 
+Code that never runs is not reported either: an unexported function or
+method of the package (not init or main) that nothing in the package
+calls, takes as a value or can reach through an interface, and that no
+//go:linkname or //export directive names. Other packages cannot call it,
+so its writes cannot happen. A package with functions over the size cap
+is not judged this way, since their calls are unknown.
+
 # Rule unconditional-update
 
 An Update of an object that carries no resourceVersion from a read.

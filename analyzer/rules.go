@@ -63,11 +63,17 @@ func (ck *checker) runRules() {
 		switch {
 		case r.write != nil && ck.flow != nil: // out of scope, a package has no writes
 			for _, w := range ck.writes().All {
+				if ck.flow.Uncalled(w.Call.Parent()) {
+					continue // code that never runs loses no update
+				}
 				ck.current = w.Call.Parent()
 				ck.reportAll(r.name, r.write(ck, w))
 			}
 			if r.fed != nil {
 				for _, f := range ck.flow.FedCalls() {
+					if ck.flow.Uncalled(f.Call.Parent()) {
+						continue
+					}
 					ck.current = f.Call.Parent()
 					ck.reportAll(r.name, r.fed(ck, f))
 				}
@@ -75,6 +81,9 @@ func (ck *checker) runRules() {
 		case r.rv != nil:
 			ck.current = nil
 			for _, f := range ck.rvResult().Findings {
+				if ck.flow != nil && ck.flow.Uncalled(f.Instr.Parent()) {
+					continue
+				}
 				ck.current = f.Instr.Parent()
 				ck.reportAll(r.name, r.rv(ck, f))
 			}

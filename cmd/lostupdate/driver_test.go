@@ -119,10 +119,18 @@ const opsTestGo = `package ops
 
 import (
 	"context"
+	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 )
+
+func TestRelabel(t *testing.T) {
+	var cs kubernetes.Interface
+	if err := relabelInTest(context.Background(), cs); err != nil {
+		t.Skip(err)
+	}
+}
 
 func relabelInTest(ctx context.Context, cs kubernetes.Interface) error {
 	cm, err := cs.CoreV1().ConfigMaps("default").Get(ctx, "fixture", metav1.GetOptions{ResourceVersion: "0"})

@@ -55,3 +55,6 @@ func okCRDForcedApplyStatusInRetry(ctx context.Context, wc versioned.Interface, 
 		return err
 	})
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badCRDApplyInRetry, badCRDApplyStatusInSharedWrapper}

@@ -71,3 +71,6 @@ func okDynamicForcedApplyInRetry(ctx context.Context, dc dynamic.Interface, ns, 
 func okDynamicApplyNoRetry(ctx context.Context, dc dynamic.Interface, gvr schema.GroupVersionResource, obj *unstructured.Unstructured) (*unstructured.Unstructured, error) {
 	return dc.Resource(gvr).Namespace(obj.GetNamespace()).Apply(ctx, obj.GetName(), obj, metav1.ApplyOptions{FieldManager: fieldManager})
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badDynamicApplyInRetryOnConflict, badDynamicApplyPatchInLoop}

@@ -222,3 +222,6 @@ func okApplyPollUntilKindServed(ctx context.Context, cs kubernetes.Interface, ns
 		return err == nil, err
 	})
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badApplyPatchTypeInOnErrorConflict, badExtractModifyApplyInRetry, badTypedApplyInExponentialBackoff, badTypedApplyInHandWrittenLoop, badTypedApplyInLocalWrapper, badTypedApplyInRetryOnConflict, badTypedApplyInSharedWrapper, badTypedApplyStatusInRetry}

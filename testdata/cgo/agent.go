@@ -72,3 +72,6 @@ func (a *Agent) okFinalize(ctx context.Context, key types.NamespacedName) error 
 	controllerutil.AddFinalizer(cm, "example.com/agent-"+pid())
 	return a.c.Patch(ctx, cm, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{}))
 }
+
+// The methods above are run by the controller's workers.
+var _ = []any{(*Agent).badFinalize, (*Agent).badPublish}

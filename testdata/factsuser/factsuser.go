@@ -120,3 +120,6 @@ func badSwallowWithHelperTest(ctx context.Context, c client.Client, key client.O
 func okHelperRetriesItself(ctx context.Context, cs kubernetes.Interface, cm *corev1.ConfigMap) {
 	_ = facts.SaveInRetry(ctx, cs, cm)
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badDropHelperError, badSaveBuilt, badStaleInMethodRetry, badStaleThroughHelpers, badSwallowWithHelperTest, badUpdateBuiltElsewhere, badUpdateObjectBuilt}

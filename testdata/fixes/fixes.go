@@ -92,3 +92,6 @@ func relabelFromCache(ctx context.Context, cs kubernetes.Interface, ns string, o
 	_, err = cs.CoreV1().Pods(ns).Update(ctx, pod, metav1.UpdateOptions{})
 	return err
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{addFinalizer, dropToleration, relabel, relabelAll, relabelFromCache, relabelLast, removeFinalizer}

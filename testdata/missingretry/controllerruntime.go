@@ -568,3 +568,6 @@ func (r *ClaimCleanupReconciler) reconcileRequeueOnSuccess(ctx context.Context, 
 	}
 	return result, nil
 }
+
+// The methods above are run by the controller's workers.
+var _ = []any{(*ClaimCleanupReconciler).reconcileRequeueOnSuccess}

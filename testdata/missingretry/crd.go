@@ -57,3 +57,6 @@ func (c *WidgetController) okWidgetParameterErrorReturned(ctx context.Context, w
 	}
 	return nil
 }
+
+// The methods above are run by the controller's workers.
+var _ = []any{(*WidgetController).badWidgetScaleConflictLoggedAndDropped, (*WidgetController).badWidgetStatusResultIgnored}

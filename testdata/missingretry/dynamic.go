@@ -110,3 +110,6 @@ func okDynamicHandWrittenRetryLogged(ctx context.Context, dc dynamic.Interface, 
 		klog.ErrorS(err, "Failed to mark backup verified", "backup", klog.KRef(ns, name))
 	}
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badDynamicParameterDiscarded, badDynamicStatusPrinted, badDynamicSweepSkipsConflicts}

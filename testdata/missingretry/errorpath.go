@@ -464,3 +464,6 @@ func (s *EventSyncer) handle(ctx context.Context, cm *corev1.ConfigMap) {
 		logf.FromContext(ctx).Error(err, "stamp")
 	}
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{claimPodSwallowed, labelPodSwallowed}

@@ -116,3 +116,6 @@ func (c *ImageController) okSyncRequeuesKeyOnError(ctx context.Context, key stri
 	}
 	c.queue.Forget(key)
 }
+
+// The methods above are run by the controller's workers.
+var _ = []any{(*ImageController).badSyncHandledErrorReturnsNil, (*ImageController).badUpdateFromEventHandler}

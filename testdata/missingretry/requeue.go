@@ -56,3 +56,6 @@ func (ec *experimentContext) scaleConflictLogged(ctx context.Context, rs *appsv1
 	}
 	return nil
 }
+
+// The methods above are run by the controller's workers.
+var _ = []any{(*experimentContext).scaleConflictLogged}

@@ -451,3 +451,6 @@ func okRequeuedAfterBooleans(ctx context.Context, cs kubernetes.Interface, queue
 		return
 	}
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{(*LeaseHolder).badRenewOnlyLogged, badBulkRelabelContinuesPastFailure, badConflictSwallowedAsSuccess, badHelperErrorDiscarded, badLabelNodeOnlyLogged, badPodConditionParameterPrinted, badResizeClaimsFlagOnlyLogged, badResizeClaimsSuccessFlag, badTaintNodesFailuresOnlyLogged, badTouchConfigMapDiscardsResult, markManagedThenValidate}

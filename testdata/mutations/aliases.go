@@ -46,3 +46,6 @@ func okCreateOrUpdateFinalizer(ctx context.Context, c client.Client, ns, name st
 	})
 	return err
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{createOrPatchFinalizer}

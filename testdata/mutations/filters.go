@@ -191,3 +191,6 @@ func okFactsDropDeleting(ctx context.Context, c client.Client, key client.Object
 	objutil.DropFinalizer(secret, finalizer)
 	return c.Patch(ctx, secret, client.MergeFrom(base))
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{deleteFunc, deleteIndex, factsDrop, filterLoop, filterLoopSetter}

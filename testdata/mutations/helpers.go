@@ -157,3 +157,6 @@ func okFactsLabel(ctx context.Context, c client.Client, key client.ObjectKey) er
 	objutil.Label(secret, "widgets.example.com/managed", "true")
 	return c.Patch(ctx, secret, client.MergeFrom(base))
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{factsInterface, factsMeta, factsPromotedSetter, helperField, helperInterface, helperMeta, helperPromotedSetter}

@@ -58,3 +58,6 @@ func okSortLocked(ctx context.Context, c client.Client, key client.ObjectKey) er
 	sort.Strings(cm.Finalizers)
 	return c.Patch(ctx, cm, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{}))
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{sortConditions, sortFinalizers}

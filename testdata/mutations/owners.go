@@ -105,3 +105,6 @@ func adoptThroughHelper(ctx context.Context, c client.Client, scheme *runtime.Sc
 	}
 	return c.Patch(ctx, cm, client.MergeFrom(base)) // want "^unconditional-patch: Patch of cm .*ownerReferences list"
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{addOwnerReference, adoptControllerutil, adoptCtrl, adoptThroughHelper}

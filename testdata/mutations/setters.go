@@ -170,3 +170,6 @@ func setFinalizersPartial(ctx context.Context, c client.Client, key client.Objec
 	pm.SetFinalizers(append(pm.GetFinalizers(), finalizer))
 	return c.Patch(ctx, pm, client.MergeFrom(base)) // want "^unconditional-patch: Patch of pm .*finalizers list"
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{setFinalizersObject, setFinalizersObjectMeta, setFinalizersOnMeta, setFinalizersPartial, setFinalizersTyped, setFinalizersUnstructured, setOwnerReferencesValue}

@@ -39,3 +39,6 @@ func badJSONNumberVersion(pod *corev1.Pod) int64 {
 	n, _ := json.Number(pod.ResourceVersion).Int64() // want `^opaque-rv: json.Number.Int64 parses pod.ResourceVersion as a number`
 	return n
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badAnnotatedVersion, badJSONNumberVersion}

@@ -121,3 +121,6 @@ func badSortedVersionKeys(pods []corev1.Pod) []string {
 	sortStrings(keys)
 	return keys
 }
+
+// The methods above are run by the controller's workers.
+var _ = []any{(*versionCache).isNewer, (*versionCache).observe, (*versionCache).stale}

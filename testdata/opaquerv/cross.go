@@ -104,3 +104,6 @@ func okParseRevisionAnnotation(dep *corev1.ReplicationController) (int64, error)
 func badRevisionOfVersion(dep *corev1.ReplicationController) (int64, error) {
 	return kubeutil.Revision(dep.ResourceVersion) // want `^opaque-rv: dep.ResourceVersion is passed to kubeutil.Revision, which parses it as a number`
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badCompareDropsError, badCrossTypeCompare, badCrossTypeEquality, badFieldFromOtherPackage, badHelperLatest, badHelperParses, badHelperSortByVersion, badRevisionOfVersion, badSeenVersions, badVersionFromHelper}

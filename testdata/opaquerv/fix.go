@@ -50,3 +50,6 @@ func lagOf(a, b *corev1.Endpoints) (time.Duration, bool) {
 	}
 	return 0, false
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{(*store).upsertIfNewer, lagOf, rvNotNewerThan}

@@ -104,3 +104,6 @@ func parseVersion(version string) (int64, error) {
 func okLogVersions(oldObj, newObj *corev1.ConfigMap) {
 	klog.InfoS("configmap updated", "name", newObj.Name, "from", oldObj.ResourceVersion, "to", newObj.ResourceVersion)
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badPredicateNewerVersion, badUpdateFuncOrdersVersions}

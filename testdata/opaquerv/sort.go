@@ -128,3 +128,6 @@ func sortPodVersions(pods []corev1.Pod) []string {
 	fillVersions(m, pods)
 	return badSortFuncValue(m)
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badHighWaterMark, badMaxVersion, badPaginateByVersion, badSortByVersionString, badSortCollectedVersions, badSortFuncCompare}

@@ -124,3 +124,6 @@ func waitForConfig(get func() string, rv string, cmp func(string, string) bool) 
 func waitForVersion(kv *corev1.ConfigMap, get func() string) bool {
 	return waitForConfig(get, kv.ResourceVersion, rvNotNewer)
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{(*installer).sync, badInformerCaughtUp, badNextVersion, badWaitForCache}

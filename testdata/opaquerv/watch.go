@@ -97,3 +97,6 @@ func badChannelOfVersions(events <-chan watch.Event) string {
 	}
 	return latest
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badChannelOfVersions, badUnstructuredNestedVersion, badWatchHighestBookmark}

@@ -408,3 +408,6 @@ func (r *StatusListReconciler) dropCondition(ctx context.Context, pod *corev1.Po
 	}
 	return r.Status().Patch(ctx, pod, client.RawPatch(types.JSONPatchType, data)) // want `^unconditional-patch: Status\(\).Patch of pod sends a JSON patch without a precondition, and its remove op addresses the list element /status/<field>/<index> by index`
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{(*StatusListReconciler).dropCondition, badInjectCABundleByIndex, badKeepFinalizersPatchFromBuilder, badRemoveFinalizerPatchFromBuilder, badRemoveFinalizersByIndexTyped, badReplaceFieldManagers, badReplaceFilteredFinalizers, badTemplateImageByIndex, badTestedRemovalsRetriedOnConflict}

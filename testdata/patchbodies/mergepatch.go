@@ -368,3 +368,6 @@ func okThreeWayStrategicFinalizer(ctx context.Context, cs kubernetes.Interface, 
 	_, err = cs.CoreV1().Services(ns).Patch(ctx, name, types.StrategicMergePatchType, data, metav1.PatchOptions{})
 	return err
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badAdoptWithJSONMergePatch, badExternalIPsWithStrategicMergePatch, badThreeWayJSONMergePatchFinalizer, badThreeWayStrategicExternalIPs}

@@ -29,3 +29,6 @@ func badAnnotationAppendedThenReadBack(ctx context.Context, c client.Client, pvc
 	body := fmt.Sprintf(`{"metadata":{"annotations":{%q: %q}}}`, restoreDone, pvc.Annotations[restoreDone])
 	return c.Patch(ctx, pvc, client.RawPatch(client.Merge.Type(), []byte(body))) // want `^unconditional-patch: Patch of pvc sends a patch without a precondition, and its body sets metadata.annotations`
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badAnnotationAppendedThenReadBack}

@@ -104,3 +104,6 @@ func (l *NodeLabeler) onNodeAddFailureRetriedAfterCheck(ctx context.Context, nam
 }
 
 var _ = corev1.Node{}
+
+// The methods above are run by the controller's workers.
+var _ = []any{(*NodeLabeler).onNodeAddDroppedThenOtherWrite, (*NodeLabeler).onNodeAddLoggedThenOtherWrite}

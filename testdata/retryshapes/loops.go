@@ -386,3 +386,6 @@ func okCtxErrLoopCallerContext(ctx context.Context, cs kubernetes.Interface, ns,
 	}
 	return ctx.Err()
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badCounterNotAdvancedOnConflict, badEveryErrorLoopForever, badEveryErrorLoopReadOutside, badPollUntilCancelBackground, badPollUntilCancelWithoutCancel, badSelectLoopTODO, badSelectLoopWithoutCancel, badSelectTickerBackground, badTickLoopBackground, badTickLoopCallerContext, okWorkerLoopWritesEachRound}

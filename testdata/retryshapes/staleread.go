@@ -143,3 +143,6 @@ func badFirstTryFlagWithoutRetry(ctx context.Context, cs kubernetes.Interface, n
 	_, err = cs.CoreV1().Nodes().Update(ctx, node, metav1.UpdateOptions{})
 	return err
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badCacheEveryAttemptInRetry, badCacheReadThroughLocalHelper, badCacheReadThroughTaintHelper, badFirstTryFlagWithoutRetry}

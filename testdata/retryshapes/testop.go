@@ -122,3 +122,6 @@ func okGuardedPatchInEveryErrorWrapper(ctx context.Context, cs kubernetes.Interf
 		return err
 	})
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badGuardedPatchInBackoff, badGuardedPatchInBackoffWrapper, badGuardedPatchInWrapper}

@@ -163,3 +163,6 @@ func okOnceWrapperReadOutside(ctx context.Context, cs kubernetes.Interface, ns, 
 }
 
 var _ = corev1.Service{}
+
+// The functions above are run by the controller's workers.
+var _ = []any{badBackoffWrapperReadOutside, badEveryErrorWrapperReadOutside, badLocalLoopWrapperReadOutside, badLocalRetryWrapperReadOutside, badLoopWrapperReadOutside, badOnErrorWrapperReadOutside}

@@ -120,3 +120,6 @@ func okReconcilerGetInsideRetry(ctx context.Context, c client.Client, key types.
 		return c.Update(ctx, &sts)
 	})
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badCacheGetThenStatusUpdate, badCacheListThenMergeFromPatch}

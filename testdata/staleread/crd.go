@@ -134,3 +134,6 @@ func (c *WidgetStatusController) okWidgetHelperFreshInsideRetry(ctx context.Cont
 		return err
 	})
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{(*WidgetStatusController).badWidgetHelperCacheInsideRetry, (*WidgetStatusController).badWidgetListerInsideRetry, badWidgetCacheGetThenUpdate}

@@ -95,3 +95,6 @@ func okDynamicFreshGetInsideRetry(ctx context.Context, dc dynamic.Interface, ns,
 		return err
 	})
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badDynamicCacheGetThenPatch, badDynamicCacheGetThenUpdate, badDynamicCacheListThenUpdateStatus}

@@ -536,3 +536,6 @@ func (c *DeploymentPauser) badListerConflictRetriedAtOnce(ctx context.Context, n
 	}
 	return err
 }
+
+// The methods above are run by the controller's workers.
+var _ = []any{(*DeploymentPauser).badListerConflictRetriedAtOnce, (*DeploymentPauser).badListerInsideAttemptsLoop, (*DeploymentPauser).badListerInsideLocalRetryWrapper, (*DeploymentPauser).badListerInsideRetryWaitingByTunable, (*DeploymentPauser).badListerInsideRetryWrapper, (*DeploymentPauser).badListerInsideShortSleepLoop, (*GenericLabeler).badGenericListerInsideRetry, (*NodeTaintController).badListerAfterFlagBranch, (*NodeTaintController).badListerFlagNeverSet, (*NodeTaintController).badListerFlagSetOnSuccess, (*NodeTaintController).badListerGetInsideRetry, (*NodeTaintController).badListerPreconditionPatchInsideRetry, (*PodReadinessController).badNamespacedListerInsideRetry, (*ServiceAnnotator).badIndexerGetByKeyInsideOnError, (*ServiceAnnotator).badStoreGetInHandLoop}

@@ -298,3 +298,6 @@ func okCacheGetThenCreateCopy(ctx context.Context, cs kubernetes.Interface, from
 	_, err = cs.CoreV1().Secrets(to).Create(ctx, dst, metav1.CreateOptions{})
 	return err
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badCacheGetInsideRetry, badCacheGetOptionsVariableThenUpdateStatus, badCacheGetThenPatchComputedReplicas, badCacheGetThenStatusPatch, badCacheGetThenUpdate, badCacheListThenPatchByName, badCacheListThenUpdateItems}

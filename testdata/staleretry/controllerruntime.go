@@ -271,3 +271,6 @@ func migrateStorageVersionRetryingConflicts(ctx context.Context, c client.Client
 	}
 	return nil
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{migrateStorageVersionRetryingConflicts}

@@ -81,3 +81,6 @@ func (c *WidgetController) okWidgetSpecAppliedToFreshRead(ctx context.Context, d
 		return err
 	})
 }
+
+// The methods above are run by the controller's workers.
+var _ = []any{(*WidgetController).badPauseWidgetReadBeforeWrapper, (*WidgetController).badWidgetStatusCopiedBeforeRetry}

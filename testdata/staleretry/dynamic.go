@@ -91,3 +91,6 @@ func removeString(list []string, s string) []string {
 	}
 	return out
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badDynamicLabelReadBeforeRetry, badDynamicStatusReadBeforeRetry}

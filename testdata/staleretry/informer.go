@@ -122,3 +122,6 @@ func (c *RolloutController) processNextWorkItem(ctx context.Context) bool {
 	c.queue.Forget(key)
 	return true
 }
+
+// The methods above are run by the controller's workers.
+var _ = []any{(*RolloutController).badSyncDeploymentCopiedBeforeRetry, (*RolloutController).badSyncPodFromIndexerBeforeRetry, (*RolloutController).okListerReadInsideRetry}

@@ -200,3 +200,6 @@ func okPollRereadsAfterFailedUpdate(ctx context.Context, c client.Client, key cl
 		return false, nil
 	})
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badAttemptsWrapperWithParameter, badExponentialBackoffNodeReadBeforeRetry, badHandWrittenLoopReadBeforeLoop, badPollUntilTimeoutNamespaceReadBeforePoll, badSamePackageWrapperReadBeforeRetry}

@@ -256,3 +256,6 @@ func okWholeSequenceRetriedWithNamedFunction(ctx context.Context, cs kubernetes.
 	}
 	return retry.RetryOnConflict(retry.DefaultRetry, orphan)
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badDeepCopyTakenBeforeRetry, badFreshReadOnlyInspectedInsideRetry, badPodStatusRetryOnErrorReadBeforeRetry, badRetryConfigMapWriteThroughHelper, badRetryUpdateOfServiceParameter, badScaleDeploymentReadBeforeRetry, badSecretRotationRetryPredicateReadBeforeRetry}

@@ -118,3 +118,6 @@ func badDirectives(ctx context.Context, cs kubernetes.Interface, ns string) {
 	b := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "b", Namespace: ns}}
 	_, _ = cs.CoreV1().ConfigMaps(ns).Update(ctx, b, metav1.UpdateOptions{}) //lostupdate:ignore // want "^unconditional-update: " "^bad-directive: //lostupdate:ignore names no rule"
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badDirectives, ignoreByRule, noDirective, nolintAtStatementEnd, nolintForOthers}

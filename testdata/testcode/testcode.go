@@ -20,3 +20,6 @@ func relabelNode(ctx context.Context, cs kubernetes.Interface) error {
 	_, err := cs.CoreV1().Nodes().Update(ctx, labelledNode("n1"), metav1.UpdateOptions{}) // want "^unconditional-update: "
 	return err
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{relabelNode}

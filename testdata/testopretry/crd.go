@@ -59,3 +59,6 @@ func okCRDTestOpRetriedOnInvalidOnly(ctx context.Context, wc versioned.Interface
 		return err
 	})
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badCRDTestPortsInRetry}

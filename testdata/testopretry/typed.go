@@ -360,3 +360,6 @@ func okTestOpFailureMappedToConflict(ctx context.Context, cs kubernetes.Interfac
 		return err
 	})
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badTestFinalizerIndexInRetryOnConflict, badTestOpInConflictLoop, badTestOpInExponentialBackoff, badTestOpInLocalWrapper, badTestOpInOnErrorConflict, badTestOpInOnErrorInlineConflictPredicate, badTestOpStatusSubresourceInRetry, badTestOpStructsInSharedWrapper, badTestResourceVersionInRetryOnConflict}

@@ -146,3 +146,6 @@ func (r *RetryingStatusReconciler) Reconcile(ctx context.Context, req ctrl.Reque
 	})
 	return ctrl.Result{}, client.IgnoreNotFound(err)
 }
+
+// The methods above are run by the controller's workers.
+var _ = []any{(*PodFinalizerReconciler).removeFinalizer}

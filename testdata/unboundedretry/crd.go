@@ -37,3 +37,6 @@ func okCRDUpdateStatusRetryOnConflict(ctx context.Context, wc versioned.Interfac
 		return err
 	})
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badCRDUpdateStatusForever}

@@ -67,3 +67,6 @@ func okDynamicCountedLoopWithSleep(ctx context.Context, dc dynamic.Interface, ns
 	}
 	return err
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badDynamicForeverLoop}

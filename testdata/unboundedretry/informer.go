@@ -78,3 +78,6 @@ func (c *NodeLabelController) labelPendingPods(ctx context.Context, pods []*core
 	}
 	return nil
 }
+
+// The methods above are run by the controller's workers.
+var _ = []any{(*NodeLabelController).labelPendingPods}

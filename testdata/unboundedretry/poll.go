@@ -187,3 +187,6 @@ func okPeriodicResync(ctx context.Context, cs kubernetes.Interface, ns, name str
 		}
 	}, 30*time.Second)
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badPollImmediateInfinitePatch, badPollInfiniteOnConflict, badPollUntilContextCancelNoDeadline, badPollUntilStopChannel, okPeriodicResync}

@@ -41,3 +41,6 @@ func badHelperPollBackground(cs kubernetes.Interface, ns, name string) error {
 		return err
 	})
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badHelperPollBackground}

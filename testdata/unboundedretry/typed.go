@@ -290,3 +290,6 @@ func okRangeContinueOnConflict(ctx context.Context, cs kubernetes.Interface, poo
 	}
 	return nil
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badCountedLoopWithoutWait, badDeadlineLoopWithoutWait, badForeverLoopContinueOnConflict, badGotoRetryOnConflict, badUnboundedAttemptsWithSleep, badUpdateInUnboundedHelper}

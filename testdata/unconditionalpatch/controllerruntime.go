@@ -691,3 +691,6 @@ func (r *ConfigMapOwnerResetReconciler) adopt(ctx context.Context, widget *widge
 	})
 	return err
 }
+
+// The methods above are run by the controller's workers.
+var _ = []any{(*ConfigMapOwnerResetReconciler).adopt, (*WidgetOrphanReconciler).orphanClaim}

@@ -64,3 +64,6 @@ func okCRDApplyPorts(ctx context.Context, wc versioned.Interface, ns, name strin
 	_, err := wc.WidgetsV1().Widgets(ns).Apply(ctx, ac, metav1.ApplyOptions{FieldManager: fieldManager, Force: true})
 	return err
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badCRDConditionByIndex, badCRDMergePatchPortsFromRead}

@@ -307,3 +307,6 @@ func (r *SyncTemplate) renameAnnotations(ctx context.Context, deploy *appsv1.Dep
 	deploy.Annotations = ann
 	return r.Patch(ctx, deploy, client.MergeFrom(base)) // want "^unconditional-patch: .*annotations"
 }
+
+// The methods above are run by the controller's workers.
+var _ = []any{(*SyncTemplate).addToleration, (*SyncTemplate).countSyncs, (*SyncTemplate).countSyncsInCopy, (*SyncTemplate).extendOwners, (*SyncTemplate).extendOwnersBySetter, (*SyncTemplate).keepFinalizersOf, (*SyncTemplate).markFirstCondition, (*SyncTemplate).rebuildConditionsFromRead, (*SyncTemplate).renameAnnotations}

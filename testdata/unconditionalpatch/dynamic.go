@@ -110,3 +110,6 @@ func okDynamicImageByIndexWithTest(ctx context.Context, dc dynamic.Interface, ns
 	_, err = dc.Resource(rolloutGVR).Namespace(ns).Patch(ctx, name, types.JSONPatchType, data, metav1.PatchOptions{})
 	return err
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badDynamicCreateMergePatchFinalizers, badDynamicImageByScannedIndex}

@@ -134,3 +134,6 @@ func (c *DriftController) stampChecked(ctx context.Context, ns, name string) err
 	_, err = c.client.AppsV1().Deployments(ns).Patch(ctx, name, types.MergePatchType, []byte(patch), metav1.PatchOptions{})
 	return err
 }
+
+// The methods above are run by the controller's workers.
+var _ = []any{(*PullSecretController).syncServiceAccount, (*TaintEvictionController).clearMaintenanceTaint}

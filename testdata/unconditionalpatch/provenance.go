@@ -241,3 +241,6 @@ func (r *JobUpgrader) bumpReadyViaHelper(ctx context.Context, job *batchv1.Job) 
 	job.Status.Ready = &n
 	return r.Status().Patch(ctx, job, patch) // want "^unconditional-patch: Status\\(\\).Patch of job .*status.ready of job is set from a value read from it"
 }
+
+// The methods above are run by the controller's workers.
+var _ = []any{(*JobScaler).scaleUp, (*JobUpgrader).bumpReadyViaHelper, (*JobUpgrader).upgradeCounting, (*JobUpgrader).upgradeCountingEarly, (*ScaleSetMirror).bumpID}

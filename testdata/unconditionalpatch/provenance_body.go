@@ -53,3 +53,6 @@ func annotateOwnerAppended(ctx context.Context, cs kubernetes.Interface, ns, nam
 	_, err = cs.CoreV1().ConfigMaps(ns).Patch(ctx, name, types.MergePatchType, []byte(patch), metav1.PatchOptions{}) // want "^unconditional-patch: Patch sends a merge patch .*metadata.annotations.example.com/owner to a value computed from the object read earlier"
 	return err
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{annotateOwnerAppended}

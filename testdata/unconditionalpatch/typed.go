@@ -462,3 +462,6 @@ func resetFinalizers(ctx context.Context, cs kubernetes.Interface, ns, name stri
 	desired := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, Finalizers: []string{"example.com/cleanup"}}}
 	return patchDesiredFinalizers(ctx, cs, desired)
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badAnnotationCounterFromRead, badCreateMergePatchExternalIPs, badImageByContainerIndex, badMergePatchFilteredFinalizers, badRemoveFinalizerByIndex, badRemoveFinalizerOpFromHelper, badReplaceOwnerReferencesFromRead, badReplaceReplicasComputedFromRead, badTwoWayStrategicTaints}

@@ -37,3 +37,6 @@ func injectCABundleStrategic(ctx context.Context, c client.Client, name string, 
 	}
 	return c.Patch(ctx, &cfg, client.StrategicMergeFrom(base))
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{injectCABundle}

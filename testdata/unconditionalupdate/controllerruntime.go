@@ -291,3 +291,6 @@ func (r *WebAppReconciler) badDeepCopyIntoLive(ctx context.Context, req ctrl.Req
 	desired.DeepCopyInto(current)
 	return r.Update(ctx, current) // want "^unconditional-update: "
 }
+
+// The methods above are run by the controller's workers.
+var _ = []any{(*WebAppReconciler).badDeepCopyIntoLive, (*WebAppReconciler).badForceUpdateOfBuiltServiceAccount, (*WebAppReconciler).badSaveOfBuiltServiceAccount, (*WebAppReconciler).badUpdateAfterSetResourceVersionEmpty, (*WebAppReconciler).badUpdateOfKubeutilService, (*WebAppReconciler).badUpdateOfRoleBindingLiteral}

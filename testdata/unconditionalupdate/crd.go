@@ -192,3 +192,6 @@ func badBuiltInLoop(ctx context.Context, wc versioned.Interface, ns, image strin
 	}
 	return nil
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{syncWidget, badBuiltInLoop, badWidgetReplaceOnAlreadyExists, badWidgetUpdateFromFlags, badWidgetUpdateStatusFromScratch}

@@ -139,3 +139,6 @@ func okDynamicDeepCopyUpdate(ctx context.Context, dc dynamic.Interface, ns, name
 	_, err = dc.Resource(ingressGVR).Namespace(ns).Update(ctx, updated, metav1.UpdateOptions{})
 	return err
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badDynamicReplaceFromYAML, badDynamicUpdateAfterClearingResourceVersion, badDynamicUpdateOfBuiltUnstructured, badDynamicUpdateStatusOfBuiltObject}

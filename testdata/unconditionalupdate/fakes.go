@@ -111,3 +111,6 @@ func okUpdateThroughNewFakeClient(ctx context.Context) error {
 func badUpdateThroughClient(ctx context.Context, c client.Client) error {
 	return c.Update(ctx, builtNode("n1")) // want "^unconditional-update: "
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badUpdateOfBuiltNode, badUpdateThroughClient, badUpdateThroughHelperOfRealClient, okUpdateThroughHelperOfFake}

@@ -63,3 +63,6 @@ func pauseLiveRC(ctx context.Context, cs kubernetes.Interface, ns, name string) 
 func pauseBuiltRC(ctx context.Context, cs kubernetes.Interface, ns string) error {
 	return pauseRC(ctx, cs, buildRC(ns, "batch", 1)) // want `^unconditional-update: pauseRC updates buildRC\(ns, "batch", 1\), which is built by buildRC without a resourceVersion, .*copy the resourceVersion you read into the object built here$`
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{pauseBuiltRC, scaleDownWeb, scaleDownWorker}

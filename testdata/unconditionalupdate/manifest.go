@@ -129,3 +129,6 @@ func badUpdateOfPatchedManifest(ctx context.Context, cs kubernetes.Interface, pa
 	_, err = cs.CoreV1().ConfigMaps(cm.Namespace).Update(ctx, &cm, metav1.UpdateOptions{}) // want "^unconditional-update: .*decoded"
 	return err
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badUpdateOfDecodedManifest, badUpdateOfJSONDecodedConfigMap, badUpdateOfPatchedManifest, badUpgradeDecodedDaemonSet}

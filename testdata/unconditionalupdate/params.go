@@ -59,3 +59,6 @@ func badUpdateSecretBuiltInAStruct(ctx context.Context, c client.Client, ns stri
 	secret := buildCertsSecret(ns, cert)
 	return c.Update(ctx, secret) // want "^unconditional-update: "
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badUpdateSecretBuiltInAStruct}

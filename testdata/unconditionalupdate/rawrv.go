@@ -49,3 +49,6 @@ func badUpdateServiceMonitorRawLabels(ctx context.Context, c client.Client, ns s
 	sm.Object["metadata"].(map[string]any)["labels"] = old.GetLabels()
 	return c.Update(ctx, sm) // want "^unconditional-update: "
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badUpdateServiceMonitorRawLabels}

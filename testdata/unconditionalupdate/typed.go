@@ -446,3 +446,6 @@ func syncReplicaConfigDesired(ctx context.Context, cs kubernetes.Interface, ns, 
 	_, err := cs.CoreV1().ConfigMaps(ns).Update(ctx, rs.desired, metav1.UpdateOptions{}) // want "^unconditional-update: "
 	return err
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badReplaceWithLiveAtHand, badUpdateAfterClearingResourceVersion, badUpdateAfterCreateOrAlreadyExists, badUpdateAfterCreateSucceeded, badUpdateAfterReplacingObjectMeta, badUpdateOfBuiltDeployment, badUpdateOfDesiredAfterDiff, badUpdateOfNewService, badUpdateOfZeroValueSecret, badUpdateStatusOfLiteralPod, syncReplicaConfigDesired}

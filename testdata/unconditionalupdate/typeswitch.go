@@ -42,3 +42,6 @@ func badUpdateDeploymentThroughTypeSwitch(ctx context.Context, c client.Client, 
 	dep := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "collector"}}
 	return updateByKind(ctx, c, dep) // want "^unconditional-update: "
 }
+
+// The functions above are run by the controller's workers.
+var _ = []any{badUpdateDeploymentThroughTypeSwitch}

@@ -1,6 +1,7 @@
 package flow
 
 import (
+	"go/ast"
 	"go/constant"
 	"go/token"
 	"go/types"
@@ -284,7 +285,13 @@ func (p *Package) escapes(fn *ssa.Function) bool {
 		p.escapingObjs = map[types.Object]bool{}
 		p.ifaceValues = map[string]bool{}
 		var ops []*ssa.Value
-		for _, f := range p.Funcs {
+		funcs := p.Funcs
+		if init, ok := p.Pkg.Members["init"].(*ssa.Function); ok && !slices.Contains(funcs, init) {
+			// The package's initializer: package variables may hold
+			// functions and method values.
+			funcs = append(funcs[:len(funcs):len(funcs)], init)
+		}
+		for _, f := range funcs {
 			for _, b := range f.Blocks {
 				for _, instr := range b.Instrs {
 					ops = instr.Operands(ops[:0])
@@ -1232,4 +1239,38 @@ func onSuccess(v ssa.Value, t *errTaint) constant.Value {
 		}
 	}
 	return nil
+}
+
+// Uncalled reports whether fn (or the function it is a closure of) is an
+// unexported function or method of the package that nothing can call: no
+// call of it in the package, no use as a value, no call through an
+// interface that may reach it, and no directive (//go:linkname, //export)
+// that lets other code call it. Code that never runs loses no update.
+func (p *Package) Uncalled(fn *ssa.Function) bool {
+	if fn == nil || p.opts.Partial {
+		return false
+	}
+	fn = outermost(fn)
+	obj, ok := fn.Object().(*types.Func)
+	if !ok || obj.Exported() || fn.Synthetic != "" || fn.Pkg != p.Pkg {
+		return false
+	}
+	if fn.TypeParams().Len() > 0 || fn.Origin() != nil {
+		return false // its calls are calls of its instances
+	}
+	switch obj.Name() {
+	case "init", "main", "_":
+		return false
+	}
+	if len(p.callsOf[fn]) > 0 || p.escapes(fn) {
+		return false
+	}
+	if decl, ok := fn.Syntax().(*ast.FuncDecl); ok && decl.Doc != nil {
+		for _, c := range decl.Doc.List {
+			if strings.HasPrefix(c.Text, "//go:linkname") || strings.HasPrefix(c.Text, "//export ") {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -46,6 +46,10 @@ type Options struct {
 	// are known to be safe: calls of them are not writes, and what they do
 	// inside is not reported.
 	SafeWriters map[string]bool
+	// Partial is set when some functions of the package are not analysed
+	// (over the size cap): the calls they make are unknown, so no function
+	// is taken for one that nothing calls.
+	Partial bool
 }
 
 // FactSource gives access to the summaries of functions of other packages.

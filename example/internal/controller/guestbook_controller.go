@@ -29,6 +29,9 @@ func (r *GuestbookReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	if err := r.Get(ctx, req.NamespacedName, gb); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
+	if err := r.ensureFinalizer(ctx, gb); err != nil {
+		return ctrl.Result{}, err
+	}
 
 	desired := desiredDeployment(gb)
 	var current appsv1.Deployment

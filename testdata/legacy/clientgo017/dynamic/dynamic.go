@@ -66,3 +66,6 @@ func okIndexedJSONPatchWithTest(dc dynamic.Interface, ns, name, old, host string
 	_, err := dc.Resource(widgets).Namespace(ns).Patch(name, types.JSONPatchType, []byte(patch), metav1.PatchOptions{})
 	return err
 }
+
+// The functions above are run by the controller's workers.
+var _ = []interface{}{badIndexedJSONPatch, badUpdateOfBuiltWidget, badUpdateStatusOfBuiltWidget}

@@ -213,3 +213,6 @@ func okUpdateOfDecodedManifestWithLiveResourceVersion(cs kubernetes.Interface, m
 	_, err = cs.CoreV1().ConfigMaps(cm.Namespace).Update(&cm)
 	return err
 }
+
+// The functions above are run by the controller's workers.
+var _ = []interface{}{badConflictSwallowed, badPatchOfFinalizersFromRead, badStaleRead, badStaleRetry, badUpdateAfterClearingResourceVersion, badUpdateOfBuiltConfigMap, badUpdateOfDecodedManifest, badUpdateStatusOfBuiltService}

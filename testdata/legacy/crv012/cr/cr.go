@@ -152,3 +152,6 @@ func (r *Reconciler) okFreshRetry(ctx context.Context, req ctrl.Request) error {
 		return r.Update(ctx, cm)
 	})
 }
+
+// The methods above are run by the controller's workers.
+var _ = []interface{}{(*Reconciler).badMergePatchOfFinalizers, (*Reconciler).badStaleRetry, (*Reconciler).badStatusMergePatchOfConditions, (*Reconciler).badStatusUpdateOfBuiltService, (*Reconciler).badUpdateAfterClearingResourceVersion, (*Reconciler).badUpdateOfBuiltConfigMap}
