@@ -322,6 +322,14 @@ func (p *Package) load(x *ssa.UnOp, info *objInfo) {
 		}
 		p.part(x, p.describe(addr), info)
 	case *ssa.IndexAddr:
+		if vals, ok := madeElems(addr); ok {
+			// An element of a slice of references the function makes is
+			// what it stores there: make leaves the elements nil.
+			for _, v := range vals {
+				p.merge(info, p.describe(v))
+			}
+			return
+		}
 		p.part(x, p.describe(addr), info)
 	case *ssa.Parameter:
 		add(info, Origin{Kind: Unknown, Param: addr})
@@ -588,6 +596,41 @@ func (p *Package) wrapperField(fa *ssa.FieldAddr) (vals []ssa.Value, ok bool) {
 		}
 	}
 	return vals, true
+}
+
+// madeElems returns, for an element of a slice of pointers that the
+// function makes (objs := make([]*T, n)), the values stored into elements
+// of that slice (objs[i] = obj); ok is false for other slices, and for a
+// made slice nothing is stored into, or that escapes to a call, whose
+// elements the function does not show.
+func madeElems(ia *ssa.IndexAddr) (vals []ssa.Value, ok bool) {
+	ms, isMade := ia.X.(*ssa.MakeSlice)
+	if !isMade {
+		return nil, false
+	}
+	if _, isPtr := ms.Type().Underlying().(*types.Slice).Elem().Underlying().(*types.Pointer); !isPtr {
+		return nil, false
+	}
+	for _, r := range ssax.Referrers(ms) {
+		elem, isIndex := r.(*ssa.IndexAddr)
+		if !isIndex {
+			switch r := r.(type) {
+			case *ssa.Slice, *ssa.DebugRef:
+				continue // a reslice for a range over it, a debug reference
+			case *ssa.Call:
+				if b, isBuiltin := r.Call.Value.(*ssa.Builtin); isBuiltin && (b.Name() == "len" || b.Name() == "cap") {
+					continue
+				}
+			}
+			return nil, false // stored, passed or appended to: other elements may be there
+		}
+		for _, rr := range ssax.Referrers(elem) {
+			if st, isStore := rr.(*ssa.Store); isStore && st.Addr == elem && !isNil(st.Val) {
+				vals = append(vals, st.Val)
+			}
+		}
+	}
+	return vals, len(vals) > 0
 }
 
 // ParamRead reports whether every call in the package of the function of
