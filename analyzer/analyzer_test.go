@@ -2,9 +2,11 @@ package analyzer_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -121,6 +123,26 @@ func TestRules(t *testing.T) {
 	}
 	if reads == 0 {
 		t.Error("no missing-retry finding in missingretry/errorpath.go names the read of pod")
+	}
+
+	// An earlier write that refills the object is named as a write, not
+	// as a read.
+	var rels []string
+	for _, r := range results {
+		if r.Pass == nil || r.Pass.Pkg.Path() != "lostupdate.test/missingretry" {
+			continue
+		}
+		for _, d := range r.Diagnostics {
+			if filepath.Base(r.Pass.Fset.Position(d.Pos).Filename) != "deferredstatus.go" {
+				continue
+			}
+			for _, rel := range d.Related {
+				rels = append(rels, fmt.Sprintf("%d: %s", r.Pass.Fset.Position(rel.Pos).Line, rel.Message))
+			}
+		}
+	}
+	if want := []string{"24: ns is read here", "36: ns is written here and refilled from the response"}; !slices.Equal(rels, want) {
+		t.Errorf("related information of the finding in missingretry/deferredstatus.go:\n got %q\nwant %q", rels, want)
 	}
 }
 

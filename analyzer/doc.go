@@ -71,7 +71,10 @@ object was last read by anyone. Reported at the Update call, or at the call
 of a helper that updates the object it is given, pointing at the helper's
 Update at the end of its chain of calls. A helper of the package itself
 that every call in the package gives a built object is reported once, at
-its Update, with the calls as related locations.
+its Update, with the calls as related locations. An object taken from a
+slice of pointers the function makes (objs := make([]*T, n)) is what the
+function stored there: a literal that a Get fills before it is stored
+(objs[i] = obj) is a read, not a built object.
 
 A create-or-replace of a built-in kind is not reported: a function that
 creates the object it updates (Create, and on AlreadyExists Update the same
@@ -155,8 +158,12 @@ false, nil } in an election between replicas: the caller is told). The
 swallow is a conflict mapped to exactly what success returns; a conflict
 test in a deferred closure that sets none of the function's results (defer
 func() { if IsConflict(err) { _ = m.resync() } }(), a refresh of a cached
-copy) maps it to nothing. Reported at the write call, with the read in the
-related information.
+copy) maps it to nothing. A write in a deferred closure whose error the
+closure stores in a variable of the function that is not a named result
+(defer func() { if err = r.Status().Update(ctx, obj); err != nil { log... }
+}() in a function with unnamed results) hands it to no one: what the
+function returns is decided before the closure runs. Reported at the write
+call, with the read in the related information.
 
 	if err := r.Status().Update(ctx, obj); err != nil {
 		log.Error(err, "unable to update status")

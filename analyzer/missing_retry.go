@@ -55,6 +55,11 @@ func checkMissingRetry(ck *checker, w *writes.Write) []finding {
 	for _, o := range w.Origins() {
 		if (o.Kind == flow.Read || o.Kind == flow.CacheRead) && o.Pos().IsValid() && !seen[o.Pos()] {
 			seen[o.Pos()] = true
+			if ck.writes().IsWrite(o.Site) {
+				// A write fills its object with what the server stored.
+				rel = append(rel, related(o.Pos(), "%s is written here and refilled from the response", obj))
+				continue
+			}
 			rel = append(rel, related(o.Pos(), "%s is read here", obj))
 		}
 	}

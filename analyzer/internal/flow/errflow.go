@@ -202,17 +202,7 @@ func (p *Package) callersFailAfterDepth(write ssa.Instruction, depth int) bool {
 // apierrors.IsConflict(err) { _ = m.resync() } }()) changes nothing the
 // function returns, and the error's fate is decided by the function itself.
 func (p *Package) deferredAside(fn *ssa.Function) bool {
-	mc := p.made[fn]
-	if mc == nil {
-		return false
-	}
-	deferred := false
-	for _, r := range *mc.Referrers() {
-		if d, ok := r.(*ssa.Defer); ok && d.Call.Value == mc {
-			deferred = true
-		}
-	}
-	if !deferred {
+	if !p.deferred(fn) {
 		return false
 	}
 	for _, b := range fn.Blocks {
@@ -225,6 +215,27 @@ func (p *Package) deferredAside(fn *ssa.Function) bool {
 		}
 	}
 	return true
+}
+
+// deferred reports whether fn is a closure its function defers.
+func (p *Package) deferred(fn *ssa.Function) bool {
+	mc := p.made[fn]
+	if mc == nil {
+		return false
+	}
+	for _, r := range *mc.Referrers() {
+		if d, ok := r.(*ssa.Defer); ok && d.Call.Value == mc {
+			return true
+		}
+	}
+	return false
+}
+
+// namedResultCell reports whether a variable's cell is a named result of its
+// function, or a cell the analysis cannot place (then, conservatively, yes).
+func namedResultCell(v ssa.Value) bool {
+	a, ok := v.(*ssa.Alloc)
+	return !ok || isNamedResult(a)
 }
 
 // inOpenLoop reports whether a call runs in a loop of its function that
@@ -475,9 +486,15 @@ func (p *Package) taint(err ssa.Value) *errTaint {
 					continue
 				}
 				if isVariable(x.Addr) {
+					// A deferred closure runs after its function has set
+					// what it returns: what it stores in a captured
+					// variable that is not a named result, only the closure
+					// itself can read (defer func() { if err = w(); err !=
+					// nil { log(err) } }() drops the error).
+					own := p.deferred(x.Parent()) && !namedResultCell(root(x.Addr, p))
 					for _, addr := range p.cellAddrs(root(x.Addr, p)) {
 						for _, rr := range ssax.Referrers(addr) {
-							if ld, ok := rr.(*ssa.UnOp); ok && ld.Op == token.MUL {
+							if ld, ok := rr.(*ssa.UnOp); ok && ld.Op == token.MUL && (!own || ld.Parent() == x.Parent() || p.deferred(ld.Parent())) {
 								push(ld)
 							}
 						}
