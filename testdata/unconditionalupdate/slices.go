@@ -66,3 +66,28 @@ func (r *RouteProvider) ResetRoutes(ctx context.Context) error {
 	}
 	return nil
 }
+
+// ResetRoutesFilled: the positive control through a helper, which fills the
+// slice with built objects: the elements are not all stored in sight, so
+// the slice's own provenance (made, built) stands.
+func (r *RouteProvider) ResetRoutesFilled(ctx context.Context) error {
+	objs := make([]*unstructured.Unstructured, len(r.refs))
+	r.fill(objs)
+	for _, obj := range objs {
+		if err := r.Update(ctx, obj); err != nil { // want `^unconditional-update: Update writes obj, which is built without a resourceVersion`
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *RouteProvider) fill(objs []*unstructured.Unstructured) {
+	for i, ref := range r.refs {
+		obj := &unstructured.Unstructured{}
+		obj.SetAPIVersion("networking.example.com/v1")
+		obj.SetKind("Route")
+		obj.SetNamespace(ref.Namespace)
+		obj.SetName(ref.Name)
+		objs[i] = obj
+	}
+}

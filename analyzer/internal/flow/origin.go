@@ -601,8 +601,8 @@ func (p *Package) wrapperField(fa *ssa.FieldAddr) (vals []ssa.Value, ok bool) {
 // madeElems returns, for an element of a slice of pointers that the
 // function makes (objs := make([]*T, n)), the values stored into elements
 // of that slice (objs[i] = obj); ok is false for other slices, and for a
-// made slice nothing is stored into, or that escapes to a call, whose
-// elements the function does not show.
+// made slice nothing is stored into, or that is resliced or escapes to a
+// call, whose elements the function does not show.
 func madeElems(ia *ssa.IndexAddr) (vals []ssa.Value, ok bool) {
 	ms, isMade := ia.X.(*ssa.MakeSlice)
 	if !isMade {
@@ -615,14 +615,14 @@ func madeElems(ia *ssa.IndexAddr) (vals []ssa.Value, ok bool) {
 		elem, isIndex := r.(*ssa.IndexAddr)
 		if !isIndex {
 			switch r := r.(type) {
-			case *ssa.Slice, *ssa.DebugRef:
-				continue // a reslice for a range over it, a debug reference
+			case *ssa.DebugRef:
+				continue
 			case *ssa.Call:
 				if b, isBuiltin := r.Call.Value.(*ssa.Builtin); isBuiltin && (b.Name() == "len" || b.Name() == "cap") {
 					continue
 				}
 			}
-			return nil, false // stored, passed or appended to: other elements may be there
+			return nil, false // resliced, stored, passed or appended to: other elements may be there
 		}
 		for _, rr := range ssax.Referrers(elem) {
 			if st, isStore := rr.(*ssa.Store); isStore && st.Addr == elem && !isNil(st.Val) {
