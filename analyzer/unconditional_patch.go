@@ -2,7 +2,9 @@ package analyzer
 
 import (
 	"fmt"
+	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -168,7 +170,11 @@ func (ck *checker) patchHazard(w *writes.Write, info *patch.Info) (string, []ana
 				}
 			}
 		}
-		for _, h := range info.Holes {
+		// A value computed from what was read (name + suffix) names the
+		// hazard better than one sent back as read: look at those first.
+		holes := slices.Clone(info.Holes)
+		slices.SortStableFunc(holes, func(a, b patch.Hole) int { return cmpBool(echoed(a.Value), echoed(b.Value)) })
+		for _, h := range holes {
 			if r := ck.flow.ReadFromField(h.Value, isTarget, memberField(h.Path)); r != nil {
 				if h.Path == "metadata.finalizers" && ck.removalWhileDeleting(flow.ReadBase(r), r, w) {
 					continue // as for a diff: a stale list is rejected while deleting
@@ -183,6 +189,42 @@ func (ck *checker) patchHazard(w *writes.Write, info *patch.Info) (string, []ana
 		}
 	}
 	return "", nil
+}
+
+// echoed reports whether a value a patch body sends is a field or element
+// taken as it is, with no computation on it (ref["apiVersion"].(string)).
+func echoed(v ssa.Value) bool {
+	for {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.Convert:
+			v = x.X
+		case *ssa.TypeAssert:
+			v = x.X
+		case *ssa.Extract:
+			v = x.Tuple
+		case *ssa.Lookup, *ssa.Field, *ssa.Index:
+			return true
+		case *ssa.UnOp:
+			return x.Op == token.MUL
+		default:
+			return false
+		}
+	}
+}
+
+// cmpBool orders false before true.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case !a:
+		return -1
+	}
+	return 1
 }
 
 // patchedType is the type of the object a patch writes: the object a
