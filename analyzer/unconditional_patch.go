@@ -194,26 +194,19 @@ func (ck *checker) patchHazard(w *writes.Write, info *patch.Info) (string, []ana
 // echoed reports whether a value a patch body sends is a field or element
 // taken as it is, with no computation on it (ref["apiVersion"].(string)).
 func echoed(v ssa.Value) bool {
-	for {
-		switch x := v.(type) {
-		case *ssa.MakeInterface:
-			v = x.X
-		case *ssa.ChangeType:
-			v = x.X
-		case *ssa.Convert:
-			v = x.X
-		case *ssa.TypeAssert:
-			v = x.X
-		case *ssa.Extract:
-			v = x.Tuple
-		case *ssa.Lookup, *ssa.Field, *ssa.Index:
-			return true
-		case *ssa.UnOp:
-			return x.Op == token.MUL
-		default:
-			return false
+	v = ssax.Strip(v)
+	if x, ok := v.(*ssa.Extract); ok { // v, ok := m[k].(string)
+		if ta, ok := x.Tuple.(*ssa.TypeAssert); ok {
+			v = ssax.Strip(ta.X)
 		}
 	}
+	switch x := v.(type) {
+	case *ssa.Lookup, *ssa.Field, *ssa.Index:
+		return true
+	case *ssa.UnOp:
+		return x.Op == token.MUL
+	}
+	return false
 }
 
 // cmpBool orders false before true.
