@@ -51,11 +51,21 @@ func small(ctx context.Context, dc dynamic.Interface, ns string) error {
 	return err
 }
 
+// helper is called only by large: the calls of a function over the cap are
+// unknown, so helper is not taken for code that nothing calls, and its
+// unconditional Update is reported.
+func helper(ctx context.Context, dc dynamic.Interface, ns string) error {
+	obj := &unstructured.Unstructured{}
+	obj.SetName("gadget")
+	_, err := dc.Resource(gvr).Namespace(ns).Update(ctx, obj, metav1.UpdateOptions{}) // want "^unconditional-update: "
+	return err
+}
+
 // large makes the same Update, in a function over the size cap: it is
 // skipped, and -report-skipped says so.
 `)
 	fmt.Fprintf(&src, "func large(ctx context.Context, dc dynamic.Interface, ns string) error { // want `^skipped: large is not analysed: it has [0-9]+ SSA instructions, over the cap of %d, so no finding in it is reported$`\n", analyzer.MaxInstrs)
-	src.WriteString("\tobj := &unstructured.Unstructured{}\n\tobj.SetName(\"widget\")\n")
+	src.WriteString("\tobj := &unstructured.Unstructured{}\n\tobj.SetName(\"widget\")\n\tif err := helper(ctx, dc, ns); err != nil {\n\t\treturn err\n\t}\n")
 	// A call is one SSA instruction.
 	for range analyzer.MaxInstrs {
 		src.WriteString("\tstep()\n")

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
-	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -172,10 +171,15 @@ func (ck *checker) patchHazard(w *writes.Write, info *patch.Info) (string, []ana
 		}
 		// A value computed from what was read (name + suffix) names the
 		// hazard better than one sent back as read: look at those first.
-		holes := slices.Clone(info.Holes)
-		slices.SortStableFunc(holes, func(a, b patch.Hole) int { return cmpBool(echoed(a.Value), echoed(b.Value)) })
-		for _, h := range holes {
-			if r := ck.flow.ReadFromField(h.Value, isTarget, memberField(h.Path)); r != nil {
+		for _, echo := range []bool{false, true} {
+			for _, h := range info.Holes {
+				if echoed(h.Value) != echo {
+					continue
+				}
+				r := ck.flow.ReadFromField(h.Value, isTarget, memberField(h.Path))
+				if r == nil {
+					continue
+				}
 				if h.Path == "metadata.finalizers" && ck.removalWhileDeleting(flow.ReadBase(r), r, w) {
 					continue // as for a diff: a stale list is rejected while deleting
 				}
@@ -207,17 +211,6 @@ func echoed(v ssa.Value) bool {
 		return x.Op == token.MUL
 	}
 	return false
-}
-
-// cmpBool orders false before true.
-func cmpBool(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case !a:
-		return -1
-	}
-	return 1
 }
 
 // patchedType is the type of the object a patch writes: the object a
