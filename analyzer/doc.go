@@ -162,7 +162,17 @@ copy) maps it to nothing. A write in a deferred closure whose error the
 closure stores in a variable of the function that is not a named result
 (defer func() { if err = r.Status().Update(ctx, obj); err != nil { log... }
 }() in a function with unnamed results) hands it to no one: what the
-function returns is decided before the closure runs. Reported at the write
+function returns is decided before the closure runs. Nor is a status write
+(Status().Update, UpdateStatus) of the type a controller of the package
+reconciles, run by that controller's Reconcile (in its body or a function
+of the package it calls, not in a goroutine), when the controller is built
+with controller-runtime's builder, For that type, with no event filter
+(no builder.WithPredicates on For, no WithEventFilter): a 409 means another
+writer changed the object, that change's event runs Reconcile again, and
+the status, observed state, is computed and written afresh. A filter that
+drops status-only events (predicate.GenerationChangedPredicate) keeps the
+write reported, and so do writes of the object's spec and metadata, whose
+change is intent the next reconcile may not redo. Reported at the write
 call, with the read in the related information.
 
 	if err := r.Status().Update(ctx, obj); err != nil {

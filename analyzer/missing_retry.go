@@ -30,6 +30,9 @@ func checkMissingRetry(ck *checker, w *writes.Write) []finding {
 	if fate == flow.Handled {
 		return nil
 	}
+	if w.RewatchedStatus() != nil {
+		return nil // the conflicting write's event reconciles the object again
+	}
 	obj := ck.objText(w)
 	call := ck.callName(w.Call)
 	var how string

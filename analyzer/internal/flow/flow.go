@@ -18,6 +18,8 @@
 //   - retries: retry.go (retry helpers and hand-written retry loops);
 //   - error fate: errflow.go (what becomes of the error of a write);
 //   - write sites: writes.go (the calls that write, through helpers too);
+//   - watches: watches.go (the controllers whose watch runs a reconcile
+//     again after a conflicting write);
 //   - summaries and facts: summary.go (what a function does with objects,
 //     for its callers), facts.go (the summaries exported to other packages);
 //   - flow.go: the Package, and control-flow and value helpers.
@@ -91,6 +93,7 @@ type Package struct {
 	invoked      map[string]bool
 	ifaceValues  map[string]bool           // names of interface methods used as values
 	fixedGlobals map[*ssa.Global]ssa.Value // of fixedGlobal (computed on first use)
+	watchedMemo  []watched                 // of Rewatched (computed on first use)
 
 	overwriteDepth int // recursion guard of overwritten
 }

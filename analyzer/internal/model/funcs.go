@@ -401,6 +401,7 @@ var funcVars = map[string]string{
 	CR + ".SetControllerReference": CRUtil + ".SetControllerReference",
 	CR + ".CreateOrUpdate":         CRUtil + ".CreateOrUpdate",
 	CR + ".CreateOrPatch":          CRUtil + ".CreateOrPatch",
+	CR + ".NewControllerManagedBy": CRBuilder + ".ControllerManagedBy",
 }
 
 // IsContext reports whether t is context.Context.

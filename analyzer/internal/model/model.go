@@ -20,6 +20,8 @@
 //     identity fields, read-only calls;
 //   - versions.go: what parses, orders or produces a resourceVersion string,
 //     and the types whose ResourceVersion field holds one;
+//   - builder.go: the controller-runtime builder, what a controller
+//     reconciles and whether its events are filtered;
 //   - names.go: full names of functions (the keys of every table), short
 //     names for messages, JSON names of struct fields.
 //

@@ -60,6 +60,7 @@ type Write struct {
 	patch    lazy[*patch.Info]
 	fresh    lazy[freshness]
 	deleting lazy[bool]
+	watch    lazy[*ssa.Call]
 }
 
 type errorFate struct {
@@ -108,6 +109,20 @@ func (w *Write) HelperRetries() bool { return w.Via != nil && w.ViaWrite.InRetry
 // it runs in, when its error reaches that retry.
 func (w *Write) Retry() *flow.Retry {
 	return w.retry.get(func() *flow.Retry { return w.set.flow.RetryOfWrite(w.WriteSite) })
+}
+
+// RewatchedStatus returns, for a status write, the For call of a
+// controller of the package that reconciles the written object's type with
+// no event filter and runs the write in its Reconcile: a conflicting
+// write's event reconciles the object again, and the status, observed
+// state, is computed and written afresh. nil if none, and for other writes.
+func (w *Write) RewatchedStatus() *ssa.Call {
+	return w.watch.get(func() *ssa.Call {
+		if w.Client == nil || w.Client.Subresource != "status" {
+			return nil
+		}
+		return w.set.flow.Rewatched(w.Call, w.Obj)
+	})
 }
 
 // ErrorFate says what becomes of the write's error; check is the call that

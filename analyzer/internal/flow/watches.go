@@ -1,0 +1,266 @@
+package flow
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+	"github.com/lostupdate/lostupdate/analyzer/internal/ssax"
+)
+
+// A watched controller is one the package builds with controller-runtime's
+// builder, For a type, with no predicate on that watch: every write of an
+// object of the type, its own writes' conflicting writers' included, puts
+// the object's key on the work queue again, and the next Reconcile reads
+// the object anew and writes what it computes afresh.
+type watched struct {
+	forType types.Type             // the For type, *T
+	forCall *ssa.Call              // the For call
+	reach   map[*ssa.Function]bool // Reconcile and the functions of the package it calls, not as goroutines
+}
+
+// maxWatchDepth bounds how many helpers deep an object parameter is
+// followed to the callers that pass it.
+const maxWatchDepth = 3
+
+// Rewatched returns the For call of a controller of the package whose
+// Reconcile runs the write (a call in its body or in a function of the
+// package it calls, not as a goroutine) and which reconciles the write's
+// object's type with no event filter: a 409 of the write means another
+// writer changed the object, and that change's event runs the reconcile
+// again. nil when there is no such controller, or the analysis cannot tell.
+func (p *Package) Rewatched(write ssa.CallInstruction, obj ssa.Value) *ssa.Call {
+	if obj == nil {
+		return nil
+	}
+	if p.watchedMemo == nil {
+		p.watchedMemo = p.watchedControllers()
+	}
+	if len(p.watchedMemo) == 0 {
+		return nil
+	}
+	return p.rewatched(write.Parent(), obj, 0)
+}
+
+func (p *Package) rewatched(fn *ssa.Function, obj ssa.Value, depth int) *ssa.Call {
+	v := strip(obj)
+	if param, ok := v.(*ssa.Parameter); ok && types.IsInterface(v.Type()) {
+		return p.rewatchedParam(fn, param, depth)
+	}
+	t := v.Type()
+	for _, w := range p.watchedMemo {
+		if w.reach[fn] && types.Identical(t, w.forType) {
+			return w.forCall
+		}
+	}
+	return nil
+}
+
+// rewatchedParam is rewatched for an object that is an interface parameter
+// of a helper: the object of every call of the helper in the package must
+// be rewatched where it is passed.
+func (p *Package) rewatchedParam(fn *ssa.Function, param *ssa.Parameter, depth int) *ssa.Call {
+	if depth >= maxWatchDepth || fn.Parent() != nil || p.escapes(fn) {
+		return nil
+	}
+	i := -1
+	for j, q := range fn.Params {
+		if q == param {
+			i = j
+		}
+	}
+	calls := p.callsOf[fn]
+	if i < 0 || len(calls) == 0 {
+		return nil
+	}
+	var found *ssa.Call
+	for _, c := range calls {
+		args := c.Common().Args
+		if _, ok := c.(*ssa.Go); ok || i >= len(args) {
+			return nil
+		}
+		if c.Common().IsInvoke() {
+			return nil
+		}
+		fc := p.rewatched(c.Parent(), args[i], depth+1)
+		if fc == nil {
+			return nil
+		}
+		found = fc
+	}
+	return found
+}
+
+// watchedControllers finds the controllers the package builds with no
+// event filter on their For watch, and what their Reconcile runs.
+func (p *Package) watchedControllers() []watched {
+	var out []watched
+	for _, fn := range p.Funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				c, ok := instr.(*ssa.Call)
+				if !ok || model.BuilderCall(&c.Call) != model.BuilderComplete {
+					continue
+				}
+				forCall, ok := p.unfilteredFor(model.Recv(&c.Call))
+				if !ok || forCall == nil {
+					continue
+				}
+				forType := ssax.ConcreteType(model.Arg(&forCall.Call, 0))
+				if _, ok := forType.(*types.Pointer); !ok {
+					continue
+				}
+				rec := p.reconcileOf(model.Arg(&c.Call, 0))
+				if rec == nil {
+					continue
+				}
+				out = append(out, watched{forType: forType, forCall: forCall, reach: p.syncReach(rec)})
+			}
+		}
+	}
+	return out
+}
+
+// unfilteredFor walks a builder chain back from the builder Complete is
+// called on: the For call when the chain has one For, no WithEventFilter
+// and no For option that filters; ok is false when the chain has a part the
+// model does not know (a builder kept in a field, or from a function of
+// another package). A function of the package that takes a builder and
+// returns it (bld = watchSources(bld, mgr)) is followed into.
+func (p *Package) unfilteredFor(v ssa.Value) (forCall *ssa.Call, ok bool) {
+	seen := map[ssa.Value]bool{}
+	var walk func(v ssa.Value, args []ssa.Value, depth int) bool
+	walk = func(v ssa.Value, args []ssa.Value, depth int) bool {
+		if seen[v] {
+			return true
+		}
+		seen[v] = true
+		switch x := v.(type) {
+		case *ssa.Phi:
+			for _, e := range x.Edges {
+				if !walk(e, args, depth) {
+					return false
+				}
+			}
+			return true
+		case *ssa.Parameter:
+			// A parameter of a helper followed into: the caller's argument.
+			for i, q := range x.Parent().Params {
+				if q == x && i < len(args) && args[i] != nil {
+					return walk(args[i], nil, depth-1)
+				}
+			}
+			return false
+		case *ssa.Call:
+			switch model.BuilderCall(&x.Call) {
+			case model.BuilderNew:
+				return true
+			case model.BuilderFor:
+				if forCall != nil && forCall != x {
+					return false
+				}
+				forCall = x
+				if opts := model.Arg(&x.Call, 1); opts != nil {
+					if c, isConst := opts.(*ssa.Const); !isConst || !c.IsNil() {
+						els := ssax.VariadicElements(opts)
+						if len(els) == 0 {
+							return false
+						}
+						for _, e := range els {
+							if !model.FiltersNothing(e.Value) {
+								return false
+							}
+						}
+					}
+				}
+				return walk(model.Recv(&x.Call), args, depth)
+			case model.BuilderChain:
+				return walk(model.Recv(&x.Call), args, depth)
+			case model.BuilderNone:
+				fn := x.Call.StaticCallee()
+				if fn == nil || fn.Pkg != p.Pkg || depth >= maxWatchDepth || len(fn.Blocks) == 0 {
+					return false
+				}
+				rets := 0
+				for _, b := range fn.Blocks {
+					if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+						if len(ret.Results) != 1 || !walk(ret.Results[0], x.Call.Args, depth+1) {
+							return false
+						}
+						rets++
+					}
+				}
+				return rets > 0
+			}
+		}
+		return false
+	}
+	if v == nil || !walk(v, nil, 0) {
+		return nil, false
+	}
+	return forCall, true
+}
+
+// reconcileOf returns the Reconcile method of the package for the
+// reconciler passed to Complete, or nil.
+func (p *Package) reconcileOf(r ssa.Value) *ssa.Function {
+	if r == nil {
+		return nil
+	}
+	t := ssax.ConcreteType(r)
+	if ptr, ok := t.(*types.Pointer); ok {
+		t = ptr.Elem()
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return nil
+	}
+	for _, fn := range p.Funcs {
+		recv := fn.Signature.Recv()
+		if recv == nil || fn.Name() != "Reconcile" || fn.Synthetic != "" {
+			continue
+		}
+		rt := recv.Type()
+		if ptr, ok := rt.(*types.Pointer); ok {
+			rt = ptr.Elem()
+		}
+		if n, ok := types.Unalias(rt).(*types.Named); ok && n.Origin() == named.Origin() {
+			return fn
+		}
+	}
+	return nil
+}
+
+// syncReach returns fn and the functions of the package it calls, directly
+// or through others, in its own goroutine (calls and deferred calls, not
+// go statements).
+func (p *Package) syncReach(fn *ssa.Function) map[*ssa.Function]bool {
+	in := map[*ssa.Function]bool{}
+	for _, f := range p.Funcs {
+		in[f] = true
+	}
+	reach := map[*ssa.Function]bool{fn: true}
+	work := []*ssa.Function{fn}
+	for len(work) > 0 {
+		f := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				c, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				if _, isGo := c.(*ssa.Go); isGo {
+					continue
+				}
+				g := callee(c.Common())
+				if g != nil && in[g] && !reach[g] {
+					reach[g] = true
+					work = append(work, g)
+				}
+			}
+		}
+	}
+	return reach
+}

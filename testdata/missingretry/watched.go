@@ -1,0 +1,263 @@
+package missingretry
+
+import (
+	"context"
+
+	corev1 "k8s.io/api/core/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+
+	widgetsv1 "lostupdate.test/crd/apis/widgets/v1"
+)
+
+// The status of the reconciled object, watched with no event filter: a 409
+// means another writer changed the Widget, that change's event runs
+// Reconcile again, and it writes the status afresh. Logging the conflict
+// loses nothing.
+type WatchedWidgetReconciler struct {
+	client.Client
+}
+
+func (r *WatchedWidgetReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&widgetsv1.Widget{}).
+		Owns(&corev1.ConfigMap{}).
+		Complete(r)
+}
+
+func (r *WatchedWidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	log := logf.FromContext(ctx)
+	widget := &widgetsv1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, widget); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	widget.Status.ObservedGeneration = widget.Generation
+	if err := r.Status().Update(ctx, widget); err != nil {
+		log.Error(err, "cannot update the Widget status")
+	}
+	r.setPhase(ctx, widget, "Reconciled")
+	return ctrl.Result{}, nil
+}
+
+// setPhase writes the status of the object Reconcile passes it.
+func (r *WatchedWidgetReconciler) setPhase(ctx context.Context, obj client.Object, phase string) {
+	if w, ok := obj.(*widgetsv1.Widget); ok {
+		w.Status.Phase = phase
+	}
+	if err := r.Status().Update(ctx, obj); err != nil {
+		logf.FromContext(ctx).Error(err, "cannot set the phase")
+	}
+}
+
+// A spec write of the reconciled object is intent, not observed state: its
+// conflict is still lost.
+type WatchedLabelReconciler struct {
+	client.Client
+}
+
+func (r *WatchedLabelReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).For(&widgetsv1.Widget{}).Complete(r)
+}
+
+func (r *WatchedLabelReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	widget := &widgetsv1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, widget); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	widget.Labels["example.com/seen"] = "true"
+	if err := r.Update(ctx, widget); err != nil { // want "^missing-retry: .*widget"
+		logf.FromContext(ctx).Error(err, "cannot label the Widget")
+	}
+	return ctrl.Result{}, nil
+}
+
+// A watch that drops status-only events (GenerationChangedPredicate) does
+// not run Reconcile again after another writer's status change: the
+// conflict is lost until the next resync.
+type FilteredWidgetReconciler struct {
+	client.Client
+}
+
+func (r *FilteredWidgetReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&widgetsv1.Widget{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		Complete(r)
+}
+
+func (r *FilteredWidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	widget := &widgetsv1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, widget); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	widget.Status.Phase = "Reconciled"
+	if err := r.Status().Update(ctx, widget); err != nil { // want "^missing-retry: .*widget"
+		logf.FromContext(ctx).Error(err, "cannot update the Widget status")
+	}
+	return ctrl.Result{}, nil
+}
+
+// An event filter on every watch of the controller, the same.
+type EventFilterWidgetReconciler struct {
+	client.Client
+}
+
+func (r *EventFilterWidgetReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&widgetsv1.Widget{}).
+		WithEventFilter(predicate.GenerationChangedPredicate{}).
+		Complete(r)
+}
+
+func (r *EventFilterWidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	widget := &widgetsv1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, widget); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	widget.Status.Phase = "Reconciled"
+	_ = r.Status().Update(ctx, widget) // want "^missing-retry: .*widget"
+	return ctrl.Result{}, nil
+}
+
+// The watches are added in a loop (a phi in the builder chain), with no
+// filter on the For watch: still watched.
+type LoopWatchWidgetReconciler struct {
+	client.Client
+	Sources []client.Object
+}
+
+func (r *LoopWatchWidgetReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	b := ctrl.NewControllerManagedBy(mgr).
+		For(&widgetsv1.Widget{}, builder.OnlyMetadata)
+	for _, src := range r.Sources {
+		b = b.Watches(src, &handler.EnqueueRequestForObject{})
+	}
+	return b.Complete(r)
+}
+
+func (r *LoopWatchWidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	widget := &widgetsv1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, widget); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	widget.Status.Phase = "Reconciled"
+	_ = r.Status().Update(ctx, widget)
+	return ctrl.Result{}, nil
+}
+
+// A status write in a goroutine Reconcile starts is not run again by the
+// next Reconcile's call path: its conflict is lost.
+type BackgroundWidgetReconciler struct {
+	client.Client
+}
+
+func (r *BackgroundWidgetReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).For(&widgetsv1.Widget{}).Complete(r)
+}
+
+func (r *BackgroundWidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	widget := &widgetsv1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, widget); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	go r.probe(ctx, widget)
+	return ctrl.Result{}, nil
+}
+
+func (r *BackgroundWidgetReconciler) probe(ctx context.Context, widget *widgetsv1.Widget) {
+	widget.Status.Phase = "Probed"
+	_ = r.Status().Update(ctx, widget) // want "^missing-retry: .*widget"
+}
+
+// The status of another kind than the one reconciled: its writers' events
+// do not run this Reconcile.
+type WidgetPodReconciler struct {
+	client.Client
+}
+
+func (r *WidgetPodReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).For(&widgetsv1.Widget{}).Complete(r)
+}
+
+func (r *WidgetPodReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	pod := &corev1.Pod{}
+	if err := r.Get(ctx, req.NamespacedName, pod); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	pod.Status.Message = "seen by the Widget controller"
+	_ = r.Status().Update(ctx, pod) // want "^missing-retry: .*pod"
+	return ctrl.Result{}, nil
+}
+
+// Watches added by a helper of the package that takes the builder and
+// returns it are followed into: no filter on For, still watched.
+type HelperWatchesWidgetReconciler struct {
+	client.Client
+}
+
+func (r *HelperWatchesWidgetReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	b := ctrl.NewControllerManagedBy(mgr).For(&widgetsv1.Widget{})
+	b = watchConfigMaps(b)
+	return b.Complete(r)
+}
+
+func watchConfigMaps(b *builder.Builder) *builder.Builder {
+	return b.Watches(&corev1.ConfigMap{}, &handler.EnqueueRequestForObject{})
+}
+
+func (r *HelperWatchesWidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	widget := &widgetsv1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, widget); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	widget.Status.Phase = "Reconciled"
+	_ = r.Status().Update(ctx, widget)
+	return ctrl.Result{}, nil
+}
+
+// The same helper shape, adding an event filter: reported.
+type HelperFilterWidgetReconciler struct {
+	client.Client
+}
+
+func (r *HelperFilterWidgetReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return onlySpecChanges(ctrl.NewControllerManagedBy(mgr).For(&widgetsv1.Widget{})).Complete(r)
+}
+
+func onlySpecChanges(b *builder.Builder) *builder.Builder {
+	return b.WithEventFilter(predicate.GenerationChangedPredicate{})
+}
+
+func (r *HelperFilterWidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	widget := &widgetsv1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, widget); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	widget.Status.Phase = "Reconciled"
+	_ = r.Status().Update(ctx, widget) // want "^missing-retry: .*widget"
+	return ctrl.Result{}, nil
+}
+
+// A builder kept in a field: the analysis cannot see what was added to it.
+type FieldBuilderWidgetReconciler struct {
+	client.Client
+	bld *builder.Builder
+}
+
+func (r *FieldBuilderWidgetReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	r.bld = ctrl.NewControllerManagedBy(mgr).For(&widgetsv1.Widget{})
+	return r.bld.Complete(r)
+}
+
+func (r *FieldBuilderWidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	widget := &widgetsv1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, widget); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	widget.Status.Phase = "Reconciled"
+	_ = r.Status().Update(ctx, widget) // want "^missing-retry: .*widget"
+	return ctrl.Result{}, nil
+}
