@@ -76,6 +76,9 @@ func TestRules(t *testing.T) {
 	// end of the chain, in the other package (a module's, for fluxcd's).
 	relatedAt(t, results, "unconditional-patch: PatchResource of restore", "kubeutil.go", "c.Patch(context.Background(), updated, client.MergeFrom(original))")
 	relatedAt(t, results, "unconditional-patch: finalizeStatus of obj", "patch.go", "h.client.Patch(ctx, afterObject, client.MergeFromWithOptions(beforeObject)")
+	// A typed Patch names its object: the read of a value sent is that
+	// object's, not another read of the same type.
+	relatedIn(t, results, "scalefrom.go", "read here", "replicas = *dep.Spec.Replicas")
 
 	// Related information is kept outside the plugin.
 	related, seen := 0, false
@@ -172,6 +175,41 @@ func relatedAt(t *testing.T, results []*analysistest.Result, msg, file, line str
 		}
 	}
 	t.Errorf("no finding %q", msg)
+}
+
+// relatedIn checks that the findings in file name msg as related
+// information at a line that holds line.
+func relatedIn(t *testing.T, results []*analysistest.Result, file, msg, line string) {
+	t.Helper()
+	n := 0
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			if filepath.Base(r.Pass.Fset.Position(d.Pos).Filename) != file {
+				continue
+			}
+			n++
+			var got []string
+			for _, rel := range d.Related {
+				src := r.Pass.Fset.Position(rel.Pos)
+				text, err := os.ReadFile(src.Filename)
+				if err != nil {
+					t.Fatal(err)
+				}
+				lines := strings.Split(string(text), "\n")
+				if rel.Message == msg && src.Line <= len(lines) && strings.Contains(lines[src.Line-1], line) {
+					got = nil
+					break
+				}
+				got = append(got, fmt.Sprintf("%d: %s", src.Line, rel.Message))
+			}
+			if got != nil || len(d.Related) == 0 {
+				t.Errorf("%s: related %q, want %q at %q", d.Message, got, msg, line)
+			}
+		}
+	}
+	if n == 0 {
+		t.Errorf("no finding in %s", file)
+	}
 }
 
 // TestSuggestedFixes applies the mechanical fixes of every rule and compares

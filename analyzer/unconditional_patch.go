@@ -139,6 +139,17 @@ func (ck *checker) patchHazard(w *writes.Write, info *patch.Info) (string, []ana
 		}
 	case patch.KindBody:
 		isTarget := ck.patchTarget(w)
+		named := ck.namedTarget(w, isTarget)
+		// The read a value is taken from: of the object the patch names
+		// first (dep.GetName()), then of any object that is the target.
+		readOf := func(v ssa.Value, field string) ssa.Instruction {
+			if named != nil {
+				if r := ck.flow.ReadFromField(v, named, field); r != nil {
+					return r
+				}
+			}
+			return ck.flow.ReadFromField(v, isTarget, field)
+		}
 		for _, op := range info.Ops {
 			if op.Op == "test" {
 				continue
@@ -155,7 +166,7 @@ func (ck *checker) patchHazard(w *writes.Write, info *patch.Info) (string, []ana
 			}
 			if op.Op == "replace" || op.Op == "remove" || op.Op == "add" {
 				for _, v := range op.Value {
-					if r := ck.flow.ReadFromField(v, isTarget, pointerField(op.Path)); r != nil {
+					if r := readOf(v, pointerField(op.Path)); r != nil {
 						return fmt.Sprintf("its %s op sets %s to a value computed from the object read earlier", op.Op, op.Path),
 							[]analysis.RelatedInformation{related(flow.Pos(r), "read here")}
 					}
@@ -176,7 +187,7 @@ func (ck *checker) patchHazard(w *writes.Write, info *patch.Info) (string, []ana
 				if echoed(h.Value) != echo {
 					continue
 				}
-				r := ck.flow.ReadFromField(h.Value, isTarget, memberField(h.Path))
+				r := readOf(h.Value, memberField(h.Path))
 				if r == nil {
 					continue
 				}
@@ -486,6 +497,64 @@ func (ck *checker) patchTarget(w *writes.Write) func(ssa.Value) bool {
 		}
 		return false
 	}
+}
+
+// namedTarget returns, for a typed or dynamic Patch whose name argument is
+// the name of an object (dep.GetName(), dep.Name), a test of the values that
+// are that object and are targets (isTarget: read); nil otherwise. Another read of the same type (the
+// primary Deployment a canary's replicas are copied from) is not the
+// object patched.
+func (ck *checker) namedTarget(w *writes.Write, isTarget func(ssa.Value) bool) func(ssa.Value) bool {
+	if w.Obj != nil || w.Client == nil || w.Client.Name < 0 {
+		return nil
+	}
+	src := nameSource(model.Arg(w.Call.Common(), w.Client.Name))
+	if src == nil {
+		return nil
+	}
+	set := map[ssa.Value]bool{}
+	for _, a := range ck.flow.Aliases(src) {
+		set[a] = true
+	}
+	return func(v ssa.Value) bool { return set[v] && isTarget(v) }
+}
+
+// nameSource returns the object a name is taken from: the receiver of
+// GetName(), or the object whose metadata.name field is loaded; nil if
+// neither.
+func nameSource(v ssa.Value) ssa.Value {
+	switch x := ssax.Strip(v).(type) {
+	case *ssa.Call:
+		if model.CalledName(x.Common()) == "GetName" {
+			if r := model.Recv(x.Common()); r != nil {
+				r = ssax.Strip(r)
+				if meta, ok := r.(*ssa.FieldAddr); ok && fieldOf(meta) == "ObjectMeta" {
+					return meta.X // the promoted method of the embedded ObjectMeta
+				}
+				return r
+			}
+		}
+	case *ssa.UnOp:
+		fa, ok := x.X.(*ssa.FieldAddr)
+		if !ok || fieldOf(fa) != "Name" {
+			return nil
+		}
+		meta, ok := fa.X.(*ssa.FieldAddr)
+		if !ok || fieldOf(meta) != "ObjectMeta" {
+			return nil
+		}
+		return meta.X
+	}
+	return nil
+}
+
+// fieldOf returns the name of the field a FieldAddr addresses.
+func fieldOf(fa *ssa.FieldAddr) string {
+	st, ok := fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
+	if !ok {
+		return ""
+	}
+	return st.Field(fa.Field).Name()
 }
 
 func derefType(t types.Type) types.Type {
