@@ -78,6 +78,9 @@ func TestRules(t *testing.T) {
 	relatedAt(t, results, "unconditional-patch: finalizeStatus of obj", "patch.go", "h.client.Patch(ctx, afterObject, client.MergeFromWithOptions(beforeObject)")
 	// A typed Patch names its object: the read of a value sent is that
 	// object's, not another read of the same type.
+	// A write through a helper of the package names the helper's client
+	// call, not its func line.
+	relatedAt(t, results, "missing-retry: writeStatus of deploy", "controllerruntime.go", "r.Status().Update(ctx, deploy)")
 	relatedIn(t, results, "scalefrom.go", "read here", "replicas = *dep.Spec.Replicas")
 
 	// Related information is kept outside the plugin.

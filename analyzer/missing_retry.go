@@ -51,7 +51,7 @@ func checkMissingRetry(ck *checker, w *writes.Write) []finding {
 		}
 	}
 	if w.Via != nil {
-		rel = append(rel, related(w.Via.Pos(), "%s writes its argument with %s and returns its error", w.Via.Name(), w.ViaWrite.Op))
+		rel = append(rel, related(ck.helperWritePos(w), "%s writes its argument with %s here and returns its error", w.Via.Name(), w.ViaWrite.Op))
 	}
 	// The read the change was made to, where the analysis sees it.
 	seen := map[token.Pos]bool{}

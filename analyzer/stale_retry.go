@@ -36,7 +36,7 @@ func checkStaleRetry(ck *checker, w *writes.Write) []finding {
 		rel = append(rel, related(o.Pos(), "%s is read here, outside the retry", obj))
 	}
 	if w.Via != nil {
-		rel = append(rel, related(w.Via.Pos(), "%s writes its argument with %s", w.Via.Name(), w.ViaWrite.Op))
+		rel = append(rel, related(ck.helperWritePos(w), "%s writes its argument with %s here", w.Via.Name(), w.ViaWrite.Op))
 	}
 	where := "the retried function"
 	if r.Loop != nil {
