@@ -3,6 +3,7 @@ package analyzer_test
 import (
 	"encoding/json"
 	"fmt"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -164,12 +165,7 @@ func relatedAt(t *testing.T, results []*analysistest.Result, msg, file, line str
 			}
 			for _, rel := range d.Related {
 				src := r.Pass.Fset.Position(rel.Pos)
-				text, err := os.ReadFile(src.Filename)
-				if err != nil {
-					t.Fatal(err)
-				}
-				lines := strings.Split(string(text), "\n")
-				if filepath.Base(src.Filename) == file && src.Line <= len(lines) && strings.Contains(lines[src.Line-1], line) {
+				if filepath.Base(src.Filename) == file && strings.Contains(sourceLine(t, src), line) {
 					return
 				}
 			}
@@ -178,6 +174,20 @@ func relatedAt(t *testing.T, results []*analysistest.Result, msg, file, line str
 		}
 	}
 	t.Errorf("no finding %q", msg)
+}
+
+// sourceLine returns the line of source at a position, or "".
+func sourceLine(t *testing.T, pos token.Position) string {
+	t.Helper()
+	text, err := os.ReadFile(pos.Filename)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(text), "\n")
+	if pos.Line < 1 || pos.Line > len(lines) {
+		return ""
+	}
+	return lines[pos.Line-1]
 }
 
 // relatedIn checks that the findings in file name msg as related
@@ -194,12 +204,7 @@ func relatedIn(t *testing.T, results []*analysistest.Result, file, msg, line str
 			var got []string
 			for _, rel := range d.Related {
 				src := r.Pass.Fset.Position(rel.Pos)
-				text, err := os.ReadFile(src.Filename)
-				if err != nil {
-					t.Fatal(err)
-				}
-				lines := strings.Split(string(text), "\n")
-				if rel.Message == msg && src.Line <= len(lines) && strings.Contains(lines[src.Line-1], line) {
+				if rel.Message == msg && strings.Contains(sourceLine(t, src), line) {
 					got = nil
 					break
 				}
