@@ -693,6 +693,9 @@ func TestCatalogNamesLibraries(t *testing.T) {
 	for n := range ctxFuncs {
 		names = append(names, n)
 	}
+	for n := range builderNews {
+		names = append(names, n)
+	}
 	for p := range logPackages {
 		names = append(names, p+".F")
 	}
