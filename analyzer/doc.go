@@ -164,8 +164,9 @@ closure stores in a variable of the function that is not a named result
 }() in a function with unnamed results) hands it to no one: what the
 function returns is decided before the closure runs. Nor is a status write
 (Status().Update, UpdateStatus) of the type a controller of the package
-reconciles, run by that controller's Reconcile (in its body or a function
-of the package it calls, not in a goroutine), when the controller is built
+reconciles, run by that controller's Reconcile (in its body, a closure it
+calls or defers, or a function of the package that only it calls, not in
+a goroutine), when the controller is built
 with controller-runtime's builder, For that type, with no event filter
 (no builder.WithPredicates on For, no WithEventFilter): a 409 means another
 writer changed the object, that change's event runs Reconcile again, and

@@ -261,3 +261,52 @@ func (r *FieldBuilderWidgetReconciler) Reconcile(ctx context.Context, req ctrl.R
 	_ = r.Status().Update(ctx, widget) // want "^missing-retry: .*widget"
 	return ctrl.Result{}, nil
 }
+
+// The status written in a deferred closure of Reconcile: run again by the
+// next Reconcile like the rest of it.
+type DeferredWidgetReconciler struct {
+	client.Client
+}
+
+func (r *DeferredWidgetReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).For(&widgetsv1.Widget{}).Complete(r)
+}
+
+func (r *DeferredWidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	widget := &widgetsv1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, widget); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	defer func() {
+		if err := r.Status().Update(ctx, widget); err != nil {
+			logf.FromContext(ctx).Error(err, "cannot update the Widget status")
+		}
+	}()
+	widget.Status.Phase = "Reconciled"
+	return ctrl.Result{}, nil
+}
+
+// A helper Reconcile calls that a monitoring goroutine also runs: the
+// goroutine's conflict is not followed by a reconcile that redoes its write.
+type MonitoredWidgetReconciler struct {
+	client.Client
+}
+
+func (r *MonitoredWidgetReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).For(&widgetsv1.Widget{}).Complete(r)
+}
+
+func (r *MonitoredWidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	widget := &widgetsv1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, widget); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	r.markHealthy(ctx, widget)
+	go r.markHealthy(ctx, widget.DeepCopy())
+	return ctrl.Result{}, nil
+}
+
+func (r *MonitoredWidgetReconciler) markHealthy(ctx context.Context, widget *widgetsv1.Widget) {
+	widget.Status.Phase = "Healthy"
+	_ = r.Status().Update(ctx, widget) // want "^missing-retry: .*widget"
+}

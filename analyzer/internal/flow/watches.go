@@ -17,6 +17,7 @@ import (
 type watched struct {
 	forType types.Type             // the For type, *T
 	forCall *ssa.Call              // the For call
+	root    *ssa.Function          // Reconcile
 	reach   map[*ssa.Function]bool // Reconcile and the functions of the package it calls, not as goroutines
 }
 
@@ -50,11 +51,41 @@ func (p *Package) rewatched(fn *ssa.Function, obj ssa.Value, depth int) *ssa.Cal
 	}
 	t := v.Type()
 	for _, w := range p.watchedMemo {
-		if w.reach[fn] && types.Identical(t, w.forType) {
+		if w.reach[fn] && p.onlyFrom(fn, w) && types.Identical(t, w.forType) {
 			return w.forCall
 		}
 	}
 	return nil
+}
+
+// onlyFrom reports whether fn runs only as part of the controller's
+// Reconcile: it is Reconcile, or every call of it in the package is a
+// call (not a go statement) in a function Reconcile runs, and it is not
+// used as a value. A helper also run by a monitoring goroutine is not.
+func (p *Package) onlyFrom(fn *ssa.Function, w watched) bool {
+	if fn == w.root {
+		return true
+	}
+	if mc := p.made[fn]; mc != nil {
+		// A closure: called or deferred where it is made, in a function
+		// Reconcile runs.
+		for _, r := range ssax.Referrers(mc) {
+			c, ok := r.(ssa.CallInstruction)
+			if _, isGo := r.(*ssa.Go); !ok || isGo || c.Common().Value != mc {
+				return false
+			}
+		}
+		return w.reach[mc.Parent()]
+	}
+	if p.escapes(fn) {
+		return false
+	}
+	for _, c := range p.callsOf[fn] {
+		if _, isGo := c.(*ssa.Go); isGo || !w.reach[c.Parent()] {
+			return false
+		}
+	}
+	return true
 }
 
 // rewatchedParam is rewatched for an object that is an interface parameter
@@ -115,7 +146,7 @@ func (p *Package) watchedControllers() []watched {
 				if rec == nil {
 					continue
 				}
-				out = append(out, watched{forType: forType, forCall: forCall, reach: p.syncReach(rec)})
+				out = append(out, watched{forType: forType, forCall: forCall, root: rec, reach: p.syncReach(rec)})
 			}
 		}
 	}
