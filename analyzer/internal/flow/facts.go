@@ -113,7 +113,7 @@ type WriteFact struct {
 	// PatchArg is the parameter holding the patch sent (a client.Patch
 	// the caller built), or -1.
 	PatchArg int
-	Status   bool // the write goes to the status subresource
+	Status   bool // the write goes to the status subresource (for a patch from a snapshot: the patch does)
 	// SetsRVFor are the types (types.TypeString, one per line) for which
 	// the function copies a read resourceVersion into the parameter before
 	// the write, in a branch of a type switch on it: an argument of one of

@@ -175,6 +175,7 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 		}
 		for _, idx := range sortedKeys(written) {
 			wf := WriteFact{Param: idx, Op: w.Op, ReadsFirst: w.ReadsFirst, Replaces: w.Replaces, Client: -1, At: w.ViaWrite.At, PatchArg: -1}
+			wf.Status = w.Client != nil && w.Client.Subresource == "status" || w.Via != nil && w.ViaWrite.Status
 			if isDiff && d.obj == idx {
 				wf.Diff, wf.From, wf.FromField, wf.PatchArg, wf.Status = d.patchArg < 0, d.from, d.fromField, d.patchArg, d.status
 			}

@@ -111,14 +111,16 @@ func (w *Write) Retry() *flow.Retry {
 	return w.retry.get(func() *flow.Retry { return w.set.flow.RetryOfWrite(w.WriteSite) })
 }
 
-// RewatchedStatus returns, for a status write, the For call of a
+// RewatchedStatus returns, for a status write (a client call, or a
+// helper's), the For call of a
 // controller of the package that reconciles the written object's type with
 // no event filter and runs the write in its Reconcile: a conflicting
 // write's event reconciles the object again, and the status, observed
 // state, is computed and written afresh. nil if none, and for other writes.
 func (w *Write) RewatchedStatus() *ssa.Call {
 	return w.watch.get(func() *ssa.Call {
-		if w.Client == nil || w.Client.Subresource != "status" {
+		status := w.Client != nil && w.Client.Subresource == "status" || w.Via != nil && w.ViaWrite.Status
+		if !status {
 			return nil
 		}
 		return w.set.flow.Rewatched(w.Call, w.Obj)
