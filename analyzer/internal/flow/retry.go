@@ -94,17 +94,24 @@ func (l *Loop) retries() bool {
 // RetryOf returns the innermost conflict retry an instruction runs in, or nil.
 func (p *Package) RetryOf(instr ssa.Instruction) *Retry {
 	fn := instr.Parent()
+	// The innermost: a bounded attempt loop inside a pagination loop
+	// (for { List ...; for attempt := 0; attempt < 5; attempt++ { ... } })
+	// is the retry, not the loop around it.
+	var inner *Loop
 	for _, l := range p.Loops(fn) {
-		if l.retries() && l.Blocks[instr.Block()] {
-			r := &Retry{Loop: l, Name: "a retry loop", ConflictOnly: !l.AlsoInvalid && l.NilCheck == nil, Bounded: p.loopBounded(l), Backoff: l.backoff(), MinWait: l.minWait(p.fixedGlobal)}
-			if l.NilCheck == nil {
-				// A deadline of the context the attempts are given ends a
-				// loop that retries only conflicts: they fail with
-				// another error once it is past.
-				r.Ctx, r.CtxAttempts = attemptsContext(l), true
-			}
-			return r
+		if l.retries() && l.Blocks[instr.Block()] && (inner == nil || len(l.Blocks) < len(inner.Blocks)) {
+			inner = l
 		}
+	}
+	if l := inner; l != nil {
+		r := &Retry{Loop: l, Name: "a retry loop", ConflictOnly: !l.AlsoInvalid && l.NilCheck == nil, Bounded: p.loopBounded(l), Backoff: l.backoff(), MinWait: l.minWait(p.fixedGlobal)}
+		if l.NilCheck == nil {
+			// A deadline of the context the attempts are given ends a
+			// loop that retries only conflicts: they fail with
+			// another error once it is past.
+			r.Ctx, r.CtxAttempts = attemptsContext(l), true
+		}
+		return r
 	}
 	for f := fn; f != nil; f = f.Parent() {
 		if r := p.Retried(f); r != nil {
