@@ -262,8 +262,9 @@ now. Reported at the Patch call:
     request to a service returns (a method of an interface, given a
     context), even when the request names something read from the object
     (an ID kept in an annotation): it is outside data. A list cleared and
-    built again (SetOwnerReferences(nil), then SetControllerReference) is
-    desired state, in a patch and in CreateOrPatch's mutate function alike;
+    built again (SetOwnerReferences(nil), then SetControllerReference;
+    obj.Status.Conditions = make(...), then appends of values not read
+    from it) is desired state, in a patch and in CreateOrPatch's mutate function alike;
     a map copied key by key (for k, v := range obj.Annotations { ann[k] = v
     }) changes no key. A map key read back after it was set
     (obj.Annotations[k] = job.Annotations[k], then obj.Annotations[k] in a

@@ -10,6 +10,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	widgetsv1 "lostupdate.test/crd/apis/widgets/v1"
 )
 
 // A whole list set to the controller's desired state (a copy of a
@@ -310,3 +312,43 @@ func (r *SyncTemplate) renameAnnotations(ctx context.Context, deploy *appsv1.Dep
 
 // The methods above are run by the controller's workers.
 var _ = []any{(*SyncTemplate).addToleration, (*SyncTemplate).countSyncs, (*SyncTemplate).countSyncsInCopy, (*SyncTemplate).extendOwners, (*SyncTemplate).extendOwnersBySetter, (*SyncTemplate).keepFinalizersOf, (*SyncTemplate).markFirstCondition, (*SyncTemplate).rebuildConditionsFromRead, (*SyncTemplate).renameAnnotations}
+
+// reportPorts rebuilds the Widget's conditions from its spec, one per
+// port: the list is made anew and appended to in a loop, so the merge
+// patch sends desired state. keepConditions appends to the list it read
+// (no make before the loop): a read-modify-write.
+func (r *SyncTemplate) reportPorts(ctx context.Context, key client.ObjectKey) error {
+	w := &widgetsv1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	patch := client.MergeFrom(w.DeepCopy())
+	w.Status.Conditions = make([]metav1.Condition, 0, len(w.Spec.Ports))
+	for _, port := range w.Spec.Ports {
+		w.Status.Conditions = append(w.Status.Conditions, metav1.Condition{
+			Type:   "Port" + strconv.Itoa(int(port)),
+			Status: metav1.ConditionTrue,
+			Reason: "Exposed",
+		})
+	}
+	return r.Status().Patch(ctx, w, patch)
+}
+
+func (r *SyncTemplate) keepConditions(ctx context.Context, key client.ObjectKey) error {
+	w := &widgetsv1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	patch := client.MergeFrom(w.DeepCopy())
+	for _, port := range w.Spec.Ports {
+		w.Status.Conditions = append(w.Status.Conditions, metav1.Condition{
+			Type:   "Port" + strconv.Itoa(int(port)),
+			Status: metav1.ConditionTrue,
+			Reason: "Exposed",
+		})
+	}
+	return r.Status().Patch(ctx, w, patch) // want "^unconditional-patch: Status\\(\\)\\.Patch of w .*status.conditions list"
+}
+
+// The functions above are run by the program's workers.
+var _ = []any{(*SyncTemplate).clearImagePullSecrets, (*SyncTemplate).keepConditions, (*SyncTemplate).markAddOns, (*SyncTemplate).mergeLabels, (*SyncTemplate).pinFinalizer, (*SyncTemplate).reportConditions, (*SyncTemplate).reportPorts, (*SyncTemplate).resetAnnotationsLogged, (*SyncTemplate).resetOwners, (*SyncTemplate).restoreOwners, (*SyncTemplate).restoreOwnersBySetter, (*SyncTemplate).stripAndPatch, (*SyncTemplate).syncFromTemplate}

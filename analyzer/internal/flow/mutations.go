@@ -72,6 +72,18 @@ func (p *Package) Mutations(v ssa.Value, from, to ssa.Instruction) []Mutation {
 // the list from nothing.
 func (p *Package) fillsOfReplaced(ms []Mutation, obj map[ssa.Value]bool) {
 	for i := range ms {
+		if st, ok := ms[i].Instr.(*ssa.Store); ok && ms[i].List && !ms[i].Replaced && !ms[i].Remove && p.appendsToItself(st, obj, ms[i].Field) {
+			// obj.Status.Conditions = make([]T, 0, n); for ... {
+			// obj.Status.Conditions = append(obj.Status.Conditions, c) }:
+			// the list is built anew, from values not read from it.
+			for _, set := range ms {
+				if set.Instr != st && set.Replaced && set.Field == ms[i].Field && p.dominates(set.Instr, st) {
+					ms[i].Replaced = true
+					break
+				}
+			}
+			continue
+		}
 		if _, ok := ms[i].Instr.(ssa.CallInstruction); ok && ms[i].List && !ms[i].Replaced {
 			for _, set := range ms {
 				if set.Instr != ms[i].Instr && set.Replaced && set.Field == ms[i].Field && p.dominates(set.Instr, ms[i].Instr) {
@@ -92,6 +104,38 @@ func (p *Package) fillsOfReplaced(ms []Mutation, obj map[ssa.Value]bool) {
 			}
 		}
 	}
+}
+
+// appendsToItself reports whether a store into a list field stores an
+// append to what the same field holds (obj.L = append(obj.L, x...)) of
+// values not computed from that field of the object.
+func (p *Package) appendsToItself(st *ssa.Store, obj map[ssa.Value]bool, field string) bool {
+	fa, ok := st.Addr.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	c, ok := strip(st.Val).(*ssa.Call)
+	if !ok {
+		return false
+	}
+	if b, ok := c.Call.Value.(*ssa.Builtin); !ok || b.Name() != "append" || len(c.Call.Args) != 2 {
+		return false
+	}
+	ld, ok := strip(c.Call.Args[0]).(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return false
+	}
+	base, ok := ld.X.(*ssa.FieldAddr)
+	if !ok || base.Field != fa.Field || !types.Identical(base.X.Type(), fa.X.Type()) {
+		return false
+	}
+	for _, e := range ssax.VariadicElements(c.Call.Args[1]) {
+		if p.fromObject(e.Value, obj, field, st) {
+			return false
+		}
+	}
+	_, packed := c.Call.Args[1].(*ssa.Slice)
+	return packed || !p.fromObject(c.Call.Args[1], obj, field, st)
 }
 
 // filledFrom reports whether a value stored into a list element (or into
