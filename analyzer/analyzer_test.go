@@ -3,7 +3,9 @@ package analyzer_test
 import (
 	"encoding/json"
 	"fmt"
+	"go/ast"
 	"go/token"
+	"go/types"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -71,6 +73,7 @@ func newAnalyzer(t *testing.T, cfg analyzer.Config) *analysis.Analyzer {
 func TestRules(t *testing.T) {
 	t.Parallel()
 	results := analysistest.Run(t, testdata, analyzer.Analyzer, corpus...)
+	allLive(t, results)
 	relatedAt(t, results, "unconditional-update: SaveObject updates sa,", "kubeutil.go", "return c.Update(ctx, obj)")
 	relatedAt(t, results, "unconditional-update: Save updates facts.NewConfigMap(", "facts.go", ".Update(ctx, obj)")
 	// A patch through a wrapper or a patcher names the client call at the
@@ -150,6 +153,43 @@ func TestRules(t *testing.T) {
 	}
 	if want := []string{"24: ns is read here", "36: ns is written here and refilled from the response"}; !slices.Equal(rels, want) {
 		t.Errorf("related information of the finding in missingretry/deferredstatus.go:\n got %q\nwant %q", rels, want)
+	}
+}
+
+// allLive checks that every unexported function and method of the corpus
+// is used somewhere in its package, but in uncalled.go, the test of code
+// nothing calls: unexported code that nothing calls is not reported, so a
+// safe case that nothing calls would pass whatever the analysis does.
+func allLive(t *testing.T, results []*analysistest.Result) {
+	t.Helper()
+	for _, r := range results {
+		if r.Pass == nil {
+			continue
+		}
+		used := map[types.Object]bool{}
+		methods := map[string]bool{} // names of methods used: through an interface too
+		for id, obj := range r.Pass.TypesInfo.Uses {
+			used[obj] = true
+			if fn, ok := obj.(*types.Func); ok && fn.Signature().Recv() != nil {
+				methods[id.Name] = true
+			}
+		}
+		for _, f := range r.Pass.Files {
+			name := r.Pass.Fset.Position(f.Pos()).Filename
+			if filepath.Base(name) == "uncalled.go" || !strings.HasSuffix(name, ".go") {
+				continue
+			}
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Name.IsExported() || fd.Name.Name == "init" || fd.Name.Name == "main" {
+					continue
+				}
+				if used[r.Pass.TypesInfo.Defs[fd.Name]] || fd.Recv != nil && methods[fd.Name.Name] {
+					continue
+				}
+				t.Errorf("%s: %s is used nowhere in its package, so nothing it does is reported: call it, or list it in a var _ = []any{...} line", r.Pass.Fset.Position(fd.Pos()), fd.Name.Name)
+			}
+		}
 	}
 }
 

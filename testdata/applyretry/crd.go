@@ -58,3 +58,6 @@ func okCRDForcedApplyStatusInRetry(ctx context.Context, wc versioned.Interface, 
 
 // The functions above are run by the controller's workers.
 var _ = []any{badCRDApplyInRetry, badCRDApplyStatusInSharedWrapper}
+
+// The functions above are run by the program's workers.
+var _ = []any{okCRDApplyStatusNoRetry, okCRDForcedApplyStatusInRetry}

@@ -74,3 +74,6 @@ func okDynamicApplyNoRetry(ctx context.Context, dc dynamic.Interface, gvr schema
 
 // The functions above are run by the controller's workers.
 var _ = []any{badDynamicApplyInRetryOnConflict, badDynamicApplyPatchInLoop}
+
+// The functions above are run by the program's workers.
+var _ = []any{okDynamicApplyNoRetry, okDynamicForcedApplyInRetry}

@@ -225,3 +225,6 @@ func okApplyPollUntilKindServed(ctx context.Context, cs kubernetes.Interface, ns
 
 // The functions above are run by the controller's workers.
 var _ = []any{badApplyPatchTypeInOnErrorConflict, badExtractModifyApplyInRetry, badTypedApplyInExponentialBackoff, badTypedApplyInHandWrittenLoop, badTypedApplyInLocalWrapper, badTypedApplyInRetryOnConflict, badTypedApplyInSharedWrapper, badTypedApplyStatusInRetry}
+
+// The functions above are run by the program's workers.
+var _ = []any{okApplyEachNamespaceSkipConflicts, okApplyPatchTypeForcedInRetry, okApplyPollUntilKindServed, okTypedApplyNoRetry, okTypedApplyRetriedOnTimeout, okTypedApplyRetriedOnTransient, okTypedForcedApplyInRetry, okUpdateInRetryOnConflict}

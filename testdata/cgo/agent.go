@@ -75,3 +75,6 @@ func (a *Agent) okFinalize(ctx context.Context, key types.NamespacedName) error 
 
 // The methods above are run by the controller's workers.
 var _ = []any{(*Agent).badFinalize, (*Agent).badPublish}
+
+// The functions above are run by the program's workers.
+var _ = []any{(*Agent).okFinalize, (*Agent).okPublish}

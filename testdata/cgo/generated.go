@@ -25,3 +25,6 @@ func (a *Agent) generatedPublish(ctx context.Context, key types.NamespacedName) 
 	}
 	return a.c.Update(ctx, cm)
 }
+
+// The functions above are run by the program's workers.
+var _ = []any{(*Agent).generatedPublish}

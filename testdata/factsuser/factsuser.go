@@ -123,3 +123,6 @@ func okHelperRetriesItself(ctx context.Context, cs kubernetes.Interface, cm *cor
 
 // The functions above are run by the controller's workers.
 var _ = []any{badDropHelperError, badSaveBuilt, badStaleInMethodRetry, badStaleThroughHelpers, badSwallowWithHelperTest, badUpdateBuiltElsewhere, badUpdateObjectBuilt}
+
+// The functions above are run by the program's workers.
+var _ = []any{okFetchIntoBuilt, okHelperRetriesItself, okReadInsideHelperRetry, okSaveLatestCopy}

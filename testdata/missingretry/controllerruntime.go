@@ -571,3 +571,6 @@ func (r *ClaimCleanupReconciler) reconcileRequeueOnSuccess(ctx context.Context, 
 
 // The methods above are run by the controller's workers.
 var _ = []any{(*ClaimCleanupReconciler).reconcileRequeueOnSuccess}
+
+// The functions above are run by the program's workers.
+var _ = []any{(*ClaimCleanupReconciler).reconcileInPlace}

@@ -60,3 +60,6 @@ func (c *WidgetController) okWidgetParameterErrorReturned(ctx context.Context, w
 
 // The methods above are run by the controller's workers.
 var _ = []any{(*WidgetController).badWidgetScaleConflictLoggedAndDropped, (*WidgetController).badWidgetStatusResultIgnored}
+
+// The functions above are run by the program's workers.
+var _ = []any{(*WidgetController).okWidgetParameterErrorReturned}

@@ -113,3 +113,6 @@ func okDynamicHandWrittenRetryLogged(ctx context.Context, dc dynamic.Interface, 
 
 // The functions above are run by the controller's workers.
 var _ = []any{badDynamicParameterDiscarded, badDynamicStatusPrinted, badDynamicSweepSkipsConflicts}
+
+// The functions above are run by the program's workers.
+var _ = []any{okDynamicErrorReturned, okDynamicHandWrittenRetryLogged}

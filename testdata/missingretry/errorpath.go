@@ -467,3 +467,6 @@ func (s *EventSyncer) handle(ctx context.Context, cm *corev1.ConfigMap) {
 
 // The functions above are run by the controller's workers.
 var _ = []any{claimPodSwallowed, labelPodSwallowed}
+
+// The functions above are run by the program's workers.
+var _ = []any{(*PackageRuntimeReconciler).finish, (*PackageRuntimeReconciler).install, claimPod, claimPodShort}

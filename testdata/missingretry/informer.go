@@ -119,3 +119,6 @@ func (c *ImageController) okSyncRequeuesKeyOnError(ctx context.Context, key stri
 
 // The methods above are run by the controller's workers.
 var _ = []any{(*ImageController).badSyncHandledErrorReturnsNil, (*ImageController).badUpdateFromEventHandler}
+
+// The functions above are run by the program's workers.
+var _ = []any{(*ImageController).okSyncRequeuesKeyOnError, (*ImageController).processNextWorkItem}

@@ -59,3 +59,6 @@ func (ec *experimentContext) scaleConflictLogged(ctx context.Context, rs *appsv1
 
 // The methods above are run by the controller's workers.
 var _ = []any{(*experimentContext).scaleConflictLogged}
+
+// The functions above are run by the program's workers.
+var _ = []any{(*experimentContext).scaleRequeuedOnConflict}

@@ -454,3 +454,6 @@ func okRequeuedAfterBooleans(ctx context.Context, cs kubernetes.Interface, queue
 
 // The functions above are run by the controller's workers.
 var _ = []any{(*LeaseHolder).badRenewOnlyLogged, badBulkRelabelContinuesPastFailure, badConflictSwallowedAsSuccess, badHelperErrorDiscarded, badLabelNodeOnlyLogged, badPodConditionParameterPrinted, badResizeClaimsFlagOnlyLogged, badResizeClaimsSuccessFlag, badTaintNodesFailuresOnlyLogged, badTouchConfigMapDiscardsResult, markManagedThenValidate}
+
+// The functions above are run by the program's workers.
+var _ = []any{(*LeaseHolder).okRenewReturnsError, markConfigMapFailed, okBulkRelabelAggregatesErrors, okErrorReturnedAfterCleanup, okHelperErrorReturned, okHelperRetriesCallerLogs, okNotFoundIgnoredRestReturned, okRequeuedAfterBooleans, okResizeClaimsFailureFlag, okRetryOnConflictThenLogged, okTaintNodesFailuresCollected, okTwoWritesErrorsJoined, okUpdateErrorWrapped, persistOverride}

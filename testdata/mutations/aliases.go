@@ -49,3 +49,6 @@ func okCreateOrUpdateFinalizer(ctx context.Context, c client.Client, ns, name st
 
 // The functions above are run by the controller's workers.
 var _ = []any{createOrPatchFinalizer}
+
+// The functions above are run by the program's workers.
+var _ = []any{okCreateOrPatchLabel, okCreateOrUpdateFinalizer}

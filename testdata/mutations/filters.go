@@ -194,3 +194,6 @@ func okFactsDropDeleting(ctx context.Context, c client.Client, key client.Object
 
 // The functions above are run by the controller's workers.
 var _ = []any{deleteFunc, deleteIndex, factsDrop, filterLoop, filterLoopSetter}
+
+// The functions above are run by the program's workers.
+var _ = []any{okDeleteFuncCloneDeleting, okDeleteFuncDeleting, okDeleteFuncSetterDeleting, okDeleteIndexDeleting, okFactsDropDeleting, okFilterLoopDeleting, okFilterLoopSetterDeleting}

@@ -160,3 +160,6 @@ func okFactsLabel(ctx context.Context, c client.Client, key client.ObjectKey) er
 
 // The functions above are run by the controller's workers.
 var _ = []any{factsInterface, factsMeta, factsPromotedSetter, helperField, helperInterface, helperMeta, helperPromotedSetter}
+
+// The functions above are run by the program's workers.
+var _ = []any{okFactsLabel, okFactsLocked, okFactsUpdate, okHelperBeforeSnapshot, okHelperLocked}

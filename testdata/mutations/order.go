@@ -61,3 +61,6 @@ func okSortLocked(ctx context.Context, c client.Client, key client.ObjectKey) er
 
 // The functions above are run by the controller's workers.
 var _ = []any{sortConditions, sortFinalizers}
+
+// The functions above are run by the program's workers.
+var _ = []any{okSortCopy, okSortLocked}

@@ -108,3 +108,6 @@ func adoptThroughHelper(ctx context.Context, c client.Client, scheme *runtime.Sc
 
 // The functions above are run by the controller's workers.
 var _ = []any{addOwnerReference, adoptControllerutil, adoptCtrl, adoptThroughHelper}
+
+// The functions above are run by the program's workers.
+var _ = []any{okAddOwnerReferenceUpdate, okAdoptBeforeSnapshot, okAdoptCtrlLocked}

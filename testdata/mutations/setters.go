@@ -173,3 +173,6 @@ func setFinalizersPartial(ctx context.Context, c client.Client, key client.Objec
 
 // The functions above are run by the controller's workers.
 var _ = []any{setFinalizersObject, setFinalizersObjectMeta, setFinalizersOnMeta, setFinalizersPartial, setFinalizersTyped, setFinalizersUnstructured, setOwnerReferencesValue}
+
+// The functions above are run by the program's workers.
+var _ = []any{okSetFinalizersBeforeSnapshot, okSetFinalizersObjectLocked, okSetFinalizersTypedLocked, okSetFinalizersTypedUpdate, okSetLabelsTyped, okSetLabelsUnstructured}

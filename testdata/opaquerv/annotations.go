@@ -42,3 +42,6 @@ func badJSONNumberVersion(pod *corev1.Pod) int64 {
 
 // The functions above are run by the controller's workers.
 var _ = []any{badAnnotatedVersion, badJSONNumberVersion}
+
+// The functions above are run by the program's workers.
+var _ = []any{okAnnotatedVersionChanged, okParseReplicasAnnotation}

@@ -124,3 +124,6 @@ func badSortedVersionKeys(pods []corev1.Pod) []string {
 
 // The methods above are run by the controller's workers.
 var _ = []any{(*versionCache).isNewer, (*versionCache).observe, (*versionCache).stale}
+
+// The functions above are run by the program's workers.
+var _ = []any{(*versionCache).okKeyedByVersion, (*versionCache).okSeen, (*versionCache).okUnchanged, (*versionCache).remember, badSortedVersionKeys, okGenerationArithmetic, okOwnIntegerField, okParseData}

@@ -107,3 +107,6 @@ func badRevisionOfVersion(dep *corev1.ReplicationController) (int64, error) {
 
 // The functions above are run by the controller's workers.
 var _ = []any{badCompareDropsError, badCrossTypeCompare, badCrossTypeEquality, badFieldFromOtherPackage, badHelperLatest, badHelperParses, badHelperSortByVersion, badRevisionOfVersion, badSeenVersions, badVersionFromHelper}
+
+// The functions above are run by the program's workers.
+var _ = []any{okCompareResourceVersion, okHelpersOnOtherStrings, okOtherField, okParseRevisionAnnotation}

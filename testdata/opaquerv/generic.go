@@ -75,3 +75,6 @@ func (c *byVersion[T]) get(rv string) (T, bool) {
 
 var _ = (*byVersion[*corev1.Pod]).add
 var _ = (*byVersion[*corev1.Pod]).get
+
+// The functions above are run by the program's workers.
+var _ = []any{lastByName, latestNode}

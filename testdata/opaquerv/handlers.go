@@ -107,3 +107,6 @@ func okLogVersions(oldObj, newObj *corev1.ConfigMap) {
 
 // The functions above are run by the controller's workers.
 var _ = []any{badPredicateNewerVersion, badUpdateFuncOrdersVersions}
+
+// The functions above are run by the program's workers.
+var _ = []any{badDeleteHandlerParsesVersion, okLogVersions, okPredicateVersionChanged, okUpdateFuncResyncCheck}

@@ -131,3 +131,6 @@ func sortPodVersions(pods []corev1.Pod) []string {
 
 // The functions above are run by the controller's workers.
 var _ = []any{badHighWaterMark, badMaxVersion, badPaginateByVersion, badSortByVersionString, badSortCollectedVersions, badSortFuncCompare}
+
+// The functions above are run by the program's workers.
+var _ = []any{okCompareForEquality, okCompareNames, okSortByName, sortPodVersions}

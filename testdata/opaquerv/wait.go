@@ -127,3 +127,6 @@ func waitForVersion(kv *corev1.ConfigMap, get func() string) bool {
 
 // The functions above are run by the controller's workers.
 var _ = []any{(*installer).sync, badInformerCaughtUp, badNextVersion, badWaitForCache}
+
+// The functions above are run by the program's workers.
+var _ = []any{okNamedParameter, okPassThrough, okWaitForOwnWrite, waitForVersion}

@@ -100,3 +100,6 @@ func badChannelOfVersions(events <-chan watch.Event) string {
 
 // The functions above are run by the controller's workers.
 var _ = []any{badChannelOfVersions, badUnstructuredNestedVersion, badWatchHighestBookmark}
+
+// The functions above are run by the program's workers.
+var _ = []any{okListVersionEqualsItem, okWatchResumeFromBookmark}

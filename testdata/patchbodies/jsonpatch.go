@@ -411,3 +411,6 @@ func (r *StatusListReconciler) dropCondition(ctx context.Context, pod *corev1.Po
 
 // The functions above are run by the controller's workers.
 var _ = []any{(*StatusListReconciler).dropCondition, badInjectCABundleByIndex, badKeepFinalizersPatchFromBuilder, badRemoveFinalizerPatchFromBuilder, badRemoveFinalizersByIndexTyped, badReplaceFieldManagers, badReplaceFilteredFinalizers, badTemplateImageByIndex, badTestedRemovalsRetriedOnConflict}
+
+// The functions above are run by the program's workers.
+var _ = []any{okAddFinalizerPatchFromBuilder, okAppendMissingFinalizersTyped, okInjectCABundleByIndexWithTest, okRemoveFinalizerPatchTestedFromBuilder, okReplaceFieldManagersTested, okReplaceFilteredFinalizersWithTest, okStopSidecarsByIndex, okTestedRemovalsRetriedOnInvalid}

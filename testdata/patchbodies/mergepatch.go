@@ -371,3 +371,6 @@ func okThreeWayStrategicFinalizer(ctx context.Context, cs kubernetes.Interface, 
 
 // The functions above are run by the controller's workers.
 var _ = []any{badAdoptWithJSONMergePatch, badExternalIPsWithStrategicMergePatch, badThreeWayJSONMergePatchFinalizer, badThreeWayStrategicExternalIPs}
+
+// The functions above are run by the program's workers.
+var _ = []any{okAdoptWithStrategicMergePatch, okThreeWayJSONMergePatchDesired, okThreeWayStrategicFinalizer}

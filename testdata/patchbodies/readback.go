@@ -32,3 +32,6 @@ func badAnnotationAppendedThenReadBack(ctx context.Context, c client.Client, pvc
 
 // The functions above are run by the controller's workers.
 var _ = []any{badAnnotationAppendedThenReadBack}
+
+// The functions above are run by the program's workers.
+var _ = []any{okAnnotationReadBackAfterSet}

@@ -107,3 +107,6 @@ var _ = corev1.Node{}
 
 // The methods above are run by the controller's workers.
 var _ = []any{(*NodeLabeler).onNodeAddDroppedThenOtherWrite, (*NodeLabeler).onNodeAddLoggedThenOtherWrite}
+
+// The functions above are run by the program's workers.
+var _ = []any{(*NodeLabeler).onNodeAddFailureRetried, (*NodeLabeler).onNodeAddFailureRetriedAfterCheck}

@@ -389,3 +389,6 @@ func okCtxErrLoopCallerContext(ctx context.Context, cs kubernetes.Interface, ns,
 
 // The functions above are run by the controller's workers.
 var _ = []any{badCounterNotAdvancedOnConflict, badEveryErrorLoopForever, badEveryErrorLoopReadOutside, badPollUntilCancelBackground, badPollUntilCancelWithoutCancel, badSelectLoopTODO, badSelectLoopWithoutCancel, badSelectTickerBackground, badTickLoopBackground, badTickLoopCallerContext, okWorkerLoopWritesEachRound}
+
+// The functions above are run by the program's workers.
+var _ = []any{okCounterAdvancedOnConflict, okCtxErrLoopCallerContext, okEveryErrorLoopReadInside, okPollUntilTimeoutBackground, okSelectLoopCallerContext, okSelectLoopTimeout, okSelectTickerWithTimeout, okTickLoopTimeout}

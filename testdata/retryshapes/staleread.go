@@ -146,3 +146,6 @@ func badFirstTryFlagWithoutRetry(ctx context.Context, cs kubernetes.Interface, n
 
 // The functions above are run by the controller's workers.
 var _ = []any{badCacheEveryAttemptInRetry, badCacheReadThroughLocalHelper, badCacheReadThroughTaintHelper, badFirstTryFlagWithoutRetry}
+
+// The functions above are run by the program's workers.
+var _ = []any{okFirstTryFromCacheInRetry, okFirstTryFromCacheUpdate, okFreshReadThroughTaintHelper}

@@ -125,3 +125,6 @@ func okGuardedPatchInEveryErrorWrapper(ctx context.Context, cs kubernetes.Interf
 
 // The functions above are run by the controller's workers.
 var _ = []any{badGuardedPatchInBackoff, badGuardedPatchInBackoffWrapper, badGuardedPatchInWrapper}
+
+// The functions above are run by the program's workers.
+var _ = []any{okGuardedPatchInBackoffOnInvalid, okGuardedPatchInEveryErrorWrapper, okGuardedPatchOnConflictOrInvalid}

@@ -166,3 +166,6 @@ var _ = corev1.Service{}
 
 // The functions above are run by the controller's workers.
 var _ = []any{badBackoffWrapperReadOutside, badEveryErrorWrapperReadOutside, badLocalLoopWrapperReadOutside, badLocalRetryWrapperReadOutside, badLoopWrapperReadOutside, badOnErrorWrapperReadOutside}
+
+// The functions above are run by the program's workers.
+var _ = []any{okEveryErrorWrapperReadInside, okLocalLoopWrapperReadInside, okLoopWrapperReadInside, okOnceWrapperReadOutside}

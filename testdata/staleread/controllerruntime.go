@@ -123,3 +123,6 @@ func okReconcilerGetInsideRetry(ctx context.Context, c client.Client, key types.
 
 // The functions above are run by the controller's workers.
 var _ = []any{badCacheGetThenStatusUpdate, badCacheListThenMergeFromPatch}
+
+// The functions above are run by the program's workers.
+var _ = []any{okCacheListForMetrics, okCacheListThenDeleteOrphans, okReconcilerGetInsideRetry}

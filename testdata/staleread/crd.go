@@ -137,3 +137,6 @@ func (c *WidgetStatusController) okWidgetHelperFreshInsideRetry(ctx context.Cont
 
 // The functions above are run by the controller's workers.
 var _ = []any{(*WidgetStatusController).badWidgetHelperCacheInsideRetry, (*WidgetStatusController).badWidgetListerInsideRetry, badWidgetCacheGetThenUpdate}
+
+// The functions above are run by the program's workers.
+var _ = []any{(*WidgetStatusController).okWidgetHelperFreshInsideRetry, (*WidgetStatusController).okWidgetListerInSyncHandler, (*WidgetStatusController).okWidgetListerListForSummary, okWidgetFreshGetInsideRetry}

@@ -98,3 +98,6 @@ func okDynamicFreshGetInsideRetry(ctx context.Context, dc dynamic.Interface, ns,
 
 // The functions above are run by the controller's workers.
 var _ = []any{badDynamicCacheGetThenPatch, badDynamicCacheGetThenUpdate, badDynamicCacheListThenUpdateStatus}
+
+// The functions above are run by the program's workers.
+var _ = []any{okDynamicCacheListCount, okDynamicFreshGetInsideRetry}

@@ -301,3 +301,6 @@ func okCacheGetThenCreateCopy(ctx context.Context, cs kubernetes.Interface, from
 
 // The functions above are run by the controller's workers.
 var _ = []any{badCacheGetInsideRetry, badCacheGetOptionsVariableThenUpdateStatus, badCacheGetThenPatchComputedReplicas, badCacheGetThenStatusPatch, badCacheGetThenUpdate, badCacheListThenPatchByName, badCacheListThenUpdateItems}
+
+// The functions above are run by the program's workers.
+var _ = []any{okCacheCheckThenFreshGetUpdate, okCacheGetForLogging, okCacheGetThenCreateCopy, okCacheListForDisplay, okCacheListThenCreate, okCacheListThenDelete, okExplicitEmptyResourceVersionThenUpdate, okFreshGetInsideRetry, okHandLoopFreshGet, okListResumedFromLastResourceVersion}

@@ -274,3 +274,6 @@ func migrateStorageVersionRetryingConflicts(ctx context.Context, c client.Client
 
 // The functions above are run by the controller's workers.
 var _ = []any{migrateStorageVersionRetryingConflicts}
+
+// The functions above are run by the program's workers.
+var _ = []any{migrateStorageVersion}

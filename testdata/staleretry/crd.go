@@ -84,3 +84,6 @@ func (c *WidgetController) okWidgetSpecAppliedToFreshRead(ctx context.Context, d
 
 // The methods above are run by the controller's workers.
 var _ = []any{(*WidgetController).badPauseWidgetReadBeforeWrapper, (*WidgetController).badWidgetStatusCopiedBeforeRetry}
+
+// The functions above are run by the program's workers.
+var _ = []any{(*WidgetController).okWidgetConditionGetInsideRetry, (*WidgetController).okWidgetSpecAppliedToFreshRead}

@@ -94,3 +94,6 @@ func removeString(list []string, s string) []string {
 
 // The functions above are run by the controller's workers.
 var _ = []any{badDynamicLabelReadBeforeRetry, badDynamicStatusReadBeforeRetry}
+
+// The functions above are run by the program's workers.
+var _ = []any{okDynamicGetInsideRetry, okDynamicRefreshAfterConflict}

@@ -125,3 +125,6 @@ func (c *RolloutController) processNextWorkItem(ctx context.Context) bool {
 
 // The methods above are run by the controller's workers.
 var _ = []any{(*RolloutController).badSyncDeploymentCopiedBeforeRetry, (*RolloutController).badSyncPodFromIndexerBeforeRetry, (*RolloutController).okListerReadInsideRetry}
+
+// The functions above are run by the program's workers.
+var _ = []any{(*RolloutController).processNextWorkItem}

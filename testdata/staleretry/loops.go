@@ -203,3 +203,6 @@ func okPollRereadsAfterFailedUpdate(ctx context.Context, c client.Client, key cl
 
 // The functions above are run by the controller's workers.
 var _ = []any{badAttemptsWrapperWithParameter, badExponentialBackoffNodeReadBeforeRetry, badHandWrittenLoopReadBeforeLoop, badPollUntilTimeoutNamespaceReadBeforePoll, badSamePackageWrapperReadBeforeRetry}
+
+// The functions above are run by the program's workers.
+var _ = []any{okExponentialBackoffGetInsideCondition, okHandWrittenLoopGetsEachAttempt, okLoopReReadsOnConflict, okPollRereadsAfterFailedUpdate, okSamePackageWrapperGetInside}

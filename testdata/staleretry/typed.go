@@ -259,3 +259,6 @@ func okWholeSequenceRetriedWithNamedFunction(ctx context.Context, cs kubernetes.
 
 // The functions above are run by the controller's workers.
 var _ = []any{badDeepCopyTakenBeforeRetry, badFreshReadOnlyInspectedInsideRetry, badPodStatusRetryOnErrorReadBeforeRetry, badRetryConfigMapWriteThroughHelper, badRetryUpdateOfServiceParameter, badScaleDeploymentReadBeforeRetry, badSecretRotationRetryPredicateReadBeforeRetry}
+
+// The functions above are run by the program's workers.
+var _ = []any{okBuildFromFreshReadInsideRetry, okCopyFreshResourceVersionInsideRetry, okGetInsideRetry, okHelperReadsAndWritesInsideRetry, okHelperWritesObjectReadInsideRetry, okReReadOnlyAfterConflict, okRetryOnServerTimeoutOnly, okUpdateWithoutRetry, okWholeSequenceRetriedWithNamedFunction}

@@ -55,3 +55,6 @@ func opaque(ctx context.Context, cs kubernetes.Interface, name string, body []by
 
 // The functions above are run by the controller's workers.
 var _ = []any{annotate, labelNode}
+
+// The functions above are run by the program's workers.
+var _ = []any{annotateLocked, apply, guarded, opaque}

@@ -121,3 +121,6 @@ func badDirectives(ctx context.Context, cs kubernetes.Interface, ns string) {
 
 // The functions above are run by the controller's workers.
 var _ = []any{badDirectives, ignoreByRule, noDirective, nolintAtStatementEnd, nolintForOthers}
+
+// The functions above are run by the program's workers.
+var _ = []any{ignoreAboveStatement, nolintAboveFunction, nolintAboveStatement, nolintOnTheLine, nolintSpellings}

@@ -62,3 +62,6 @@ func okCRDTestOpRetriedOnInvalidOnly(ctx context.Context, wc versioned.Interface
 
 // The functions above are run by the controller's workers.
 var _ = []any{badCRDTestPortsInRetry}
+
+// The functions above are run by the program's workers.
+var _ = []any{okCRDTestOpRetriedOnInvalidOnly, okCRDTestPortsRetriedOnInvalid}

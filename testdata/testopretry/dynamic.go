@@ -49,3 +49,6 @@ func okDynamicLeaseTakeoverOnce(ctx context.Context, dc dynamic.Interface, ns, n
 
 // The functions above are run by the controller's workers.
 var _ = []any{badDynamicLeaseTakeoverInRetry}
+
+// The functions above are run by the program's workers.
+var _ = []any{okDynamicLeaseTakeoverOnce}

@@ -363,3 +363,6 @@ func okTestOpFailureMappedToConflict(ctx context.Context, cs kubernetes.Interfac
 
 // The functions above are run by the controller's workers.
 var _ = []any{badTestFinalizerIndexInRetryOnConflict, badTestOpInConflictLoop, badTestOpInExponentialBackoff, badTestOpInLocalWrapper, badTestOpInOnErrorConflict, badTestOpInOnErrorInlineConflictPredicate, badTestOpStatusSubresourceInRetry, badTestOpStructsInSharedWrapper, badTestResourceVersionInRetryOnConflict}
+
+// The functions above are run by the program's workers.
+var _ = []any{okJSONPatchWithoutTestInRetry, okMergePatchWithResourceVersionInRetry, okReplaceResourceVersionInRetry, okStrategicMergePatchInRetry, okTestOpFailureMappedToConflict, okTestOpLoopRetriesInvalid, okTestOpNotRetried, okTestOpRetriedInlineConflictOrInvalid, okTestOpRetriedOnAnyError, okTestOpRetriedOnConflictOrInvalid}

@@ -14,3 +14,6 @@ func update(ctx context.Context, c client.Client) error {
 	pod.Spec.NoSuchField = "x"
 	return c.Update(ctx, pod, undefinedOption)
 }
+
+// The functions above are run by the program's workers.
+var _ = []any{update}

@@ -40,3 +40,6 @@ func okCRDUpdateStatusRetryOnConflict(ctx context.Context, wc versioned.Interfac
 
 // The functions above are run by the controller's workers.
 var _ = []any{badCRDUpdateStatusForever}
+
+// The functions above are run by the program's workers.
+var _ = []any{okCRDUpdateStatusRetryOnConflict}

@@ -70,3 +70,6 @@ func okDynamicCountedLoopWithSleep(ctx context.Context, dc dynamic.Interface, ns
 
 // The functions above are run by the controller's workers.
 var _ = []any{badDynamicForeverLoop}
+
+// The functions above are run by the program's workers.
+var _ = []any{okDynamicCountedLoopWithSleep, okDynamicOnErrorConflict}

@@ -81,3 +81,6 @@ func (c *NodeLabelController) labelPendingPods(ctx context.Context, pods []*core
 
 // The methods above are run by the controller's workers.
 var _ = []any{(*NodeLabelController).labelPendingPods}
+
+// The functions above are run by the program's workers.
+var _ = []any{(*NodeLabelController).runWorker}

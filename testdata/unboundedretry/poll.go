@@ -190,3 +190,6 @@ func okPeriodicResync(ctx context.Context, cs kubernetes.Interface, ns, name str
 
 // The functions above are run by the controller's workers.
 var _ = []any{badPollImmediateInfinitePatch, badPollInfiniteOnConflict, badPollUntilContextCancelNoDeadline, badPollUntilStopChannel, okPeriodicResync}
+
+// The functions above are run by the program's workers.
+var _ = []any{okExponentialBackoffOnConflict, okExponentialBackoffWithContext, okPollUntilContextCancelWithTimeout, okPollUntilContextTimeout}

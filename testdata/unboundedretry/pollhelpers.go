@@ -44,3 +44,6 @@ func badHelperPollBackground(cs kubernetes.Interface, ns, name string) error {
 
 // The functions above are run by the controller's workers.
 var _ = []any{badHelperPollBackground}
+
+// The functions above are run by the program's workers.
+var _ = []any{okHelperPollWithTimeout}

@@ -293,3 +293,6 @@ func okRangeContinueOnConflict(ctx context.Context, cs kubernetes.Interface, poo
 
 // The functions above are run by the controller's workers.
 var _ = []any{badCountedLoopWithoutWait, badDeadlineLoopWithoutWait, badForeverLoopContinueOnConflict, badGotoRetryOnConflict, badUnboundedAttemptsWithSleep, badUpdateInUnboundedHelper}
+
+// The functions above are run by the program's workers.
+var _ = []any{okBackoffStepsLoop, okCountedLoopSelectTimer, okCountedLoopWithSleep, okDeadlineLoopWithSleep, okOnErrorConflict, okRangeContinueOnConflict, okRetryOnConflictCustomBackoff, okRetryOnConflictDefaultRetry}

@@ -694,3 +694,6 @@ func (r *ConfigMapOwnerResetReconciler) adopt(ctx context.Context, widget *widge
 
 // The methods above are run by the controller's workers.
 var _ = []any{(*ConfigMapOwnerResetReconciler).adopt, (*WidgetOrphanReconciler).orphanClaim}
+
+// The functions above are run by the program's workers.
+var _ = []any{(*ConfigMapOwnerResetReconciler).own, (*WidgetPauseReconciler).pause}

@@ -67,3 +67,6 @@ func okCRDApplyPorts(ctx context.Context, wc versioned.Interface, ns, name strin
 
 // The functions above are run by the controller's workers.
 var _ = []any{badCRDConditionByIndex, badCRDMergePatchPortsFromRead}
+
+// The functions above are run by the program's workers.
+var _ = []any{okCRDApplyPorts, okCRDVersionAnnotation}

@@ -103,3 +103,6 @@ func (c *widgetCleaner) updateFinalizers(ctx context.Context, w *widgetsv1.Widge
 	_, err = c.wc.WidgetsV1().Widgets(w.Namespace).Patch(ctx, w.Name, types.MergePatchType, patch, metav1.PatchOptions{}) // want "^unconditional-patch: "
 	return err
 }
+
+// The functions above are run by the program's workers.
+var _ = []any{(*widgetCleaner).processDeleted, (*widgetCleaner).sync}

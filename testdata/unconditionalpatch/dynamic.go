@@ -113,3 +113,6 @@ func okDynamicImageByIndexWithTest(ctx context.Context, dc dynamic.Interface, ns
 
 // The functions above are run by the controller's workers.
 var _ = []any{badDynamicCreateMergePatchFinalizers, badDynamicImageByScannedIndex}
+
+// The functions above are run by the program's workers.
+var _ = []any{okDynamicImageByIndexWithTest, okDynamicPauseRollout, okDynamicSyncedAtAnnotation}

@@ -137,3 +137,6 @@ func (c *DriftController) stampChecked(ctx context.Context, ns, name string) err
 
 // The methods above are run by the controller's workers.
 var _ = []any{(*PullSecretController).syncServiceAccount, (*TaintEvictionController).clearMaintenanceTaint}
+
+// The functions above are run by the program's workers.
+var _ = []any{(*DriftController).stampChecked, (*ReadinessGateController).markTargetRegistered}

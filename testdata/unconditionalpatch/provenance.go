@@ -244,3 +244,6 @@ func (r *JobUpgrader) bumpReadyViaHelper(ctx context.Context, job *batchv1.Job) 
 
 // The methods above are run by the controller's workers.
 var _ = []any{(*JobScaler).scaleUp, (*JobUpgrader).bumpReadyViaHelper, (*JobUpgrader).upgradeCounting, (*JobUpgrader).upgradeCountingEarly, (*ScaleSetMirror).bumpID}
+
+// The functions above are run by the program's workers.
+var _ = []any{(*JobScaler).scale, (*JobUpgrader).upgrade, (*ScaleSetMirror).mirror}

@@ -56,3 +56,6 @@ func annotateOwnerAppended(ctx context.Context, cs kubernetes.Interface, ns, nam
 
 // The functions above are run by the controller's workers.
 var _ = []any{annotateOwnerAppended}
+
+// The functions above are run by the program's workers.
+var _ = []any{annotateOwnerFromTeam, replaceReplicasFromTier}

@@ -465,3 +465,6 @@ func resetFinalizers(ctx context.Context, cs kubernetes.Interface, ns, name stri
 
 // The functions above are run by the controller's workers.
 var _ = []any{badAnnotationCounterFromRead, badCreateMergePatchExternalIPs, badImageByContainerIndex, badMergePatchFilteredFinalizers, badRemoveFinalizerByIndex, badRemoveFinalizerOpFromHelper, badReplaceOwnerReferencesFromRead, badReplaceReplicasComputedFromRead, badTwoWayStrategicTaints}
+
+// The functions above are run by the program's workers.
+var _ = []any{finalizeProject, okAppendFinalizerJSONPatch, okApplyPatchType, okConstantLabelAfterRead, okImageByIndexWithResourceVersionReplace, okLabelPatchThroughHelpers, okMergePatchFinalizersWithResourceVersion, okRemoveFinalizerByIndexWithTest, okRemoveLabelJSONPatch, okRolloutRestart, okSuspendCronJob, okTwoWayStrategicRemoveFinalizer, okTwoWayTaintsWithResourceVersion, okTwoWayTemplateAnnotation, resetFinalizers}

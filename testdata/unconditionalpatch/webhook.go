@@ -40,3 +40,6 @@ func injectCABundleStrategic(ctx context.Context, c client.Client, name string, 
 
 // The functions above are run by the controller's workers.
 var _ = []any{injectCABundle}
+
+// The functions above are run by the program's workers.
+var _ = []any{injectCABundleStrategic}

@@ -294,3 +294,6 @@ func (r *WebAppReconciler) badDeepCopyIntoLive(ctx context.Context, req ctrl.Req
 
 // The methods above are run by the controller's workers.
 var _ = []any{(*WebAppReconciler).badDeepCopyIntoLive, (*WebAppReconciler).badForceUpdateOfBuiltServiceAccount, (*WebAppReconciler).badSaveOfBuiltServiceAccount, (*WebAppReconciler).badUpdateAfterSetResourceVersionEmpty, (*WebAppReconciler).badUpdateOfKubeutilService, (*WebAppReconciler).badUpdateOfRoleBindingLiteral}
+
+// The functions above are run by the program's workers.
+var _ = []any{(*WebAppReconciler).okDeepCopyIntoLiveKeepingResourceVersion, (*WebAppReconciler).okForceUpdateOfReadServiceAccount, (*WebAppReconciler).okServiceWithCopiedResourceVersion, (*WebAppReconciler).okStatusUpdateAfterGet, okStatusUpdateAfterCreate, okUpdateListedPods}

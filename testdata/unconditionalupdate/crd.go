@@ -195,3 +195,6 @@ func badBuiltInLoop(ctx context.Context, wc versioned.Interface, ns, image strin
 
 // The functions above are run by the controller's workers.
 var _ = []any{syncWidget, badBuiltInLoop, badWidgetReplaceOnAlreadyExists, badWidgetUpdateFromFlags, badWidgetUpdateStatusFromScratch}
+
+// The functions above are run by the program's workers.
+var _ = []any{(*WidgetListerController).syncWidget, okWidgetGetUpdate, okWidgetListDefaultReplicas}

@@ -142,3 +142,6 @@ func okDynamicDeepCopyUpdate(ctx context.Context, dc dynamic.Interface, ns, name
 
 // The functions above are run by the controller's workers.
 var _ = []any{badDynamicReplaceFromYAML, badDynamicUpdateAfterClearingResourceVersion, badDynamicUpdateOfBuiltUnstructured, badDynamicUpdateStatusOfBuiltObject}
+
+// The functions above are run by the program's workers.
+var _ = []any{okDynamicDeepCopyUpdate, okDynamicGetSetNestedFieldUpdate, okDynamicListItemsUpdateStatus, okDynamicSetResourceVersionFromExisting}

@@ -114,3 +114,6 @@ func badUpdateThroughClient(ctx context.Context, c client.Client) error {
 
 // The functions above are run by the controller's workers.
 var _ = []any{badUpdateOfBuiltNode, badUpdateThroughClient, badUpdateThroughHelperOfRealClient, okUpdateThroughHelperOfFake}
+
+// The functions above are run by the program's workers.
+var _ = []any{okUpdateThroughFakeBuilder, okUpdateThroughFakeClientset, okUpdateThroughFakeDynamic, okUpdateThroughFakeFromSetup, okUpdateThroughGeneratedFake, okUpdateThroughNewClientset, okUpdateThroughNewFakeClient}

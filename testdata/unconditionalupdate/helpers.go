@@ -26,3 +26,6 @@ func okEnsureConfigMapThroughHelper(ctx context.Context, cs kubernetes.Interface
 	}
 	return kubeutil.EnsureConfigMap(ctx, cs, desired)
 }
+
+// The functions above are run by the program's workers.
+var _ = []any{okApplyConfigMapThroughHelper, okEnsureConfigMapThroughHelper}

@@ -65,3 +65,6 @@ func (c *IndexerDeepCopyController) sync(ctx context.Context, key string) error 
 	_, err = c.client.CoreV1().Pods(pod.Namespace).Update(ctx, pod, metav1.UpdateOptions{})
 	return err
 }
+
+// The functions above are run by the program's workers.
+var _ = []any{(*IndexerDeepCopyController).sync, (*ListerDeepCopyController).syncHandler}

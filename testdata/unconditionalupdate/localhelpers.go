@@ -66,3 +66,6 @@ func pauseBuiltRC(ctx context.Context, cs kubernetes.Interface, ns string) error
 
 // The functions above are run by the controller's workers.
 var _ = []any{pauseBuiltRC, scaleDownWeb, scaleDownWorker}
+
+// The functions above are run by the program's workers.
+var _ = []any{pauseLiveRC}

@@ -132,3 +132,6 @@ func badUpdateOfPatchedManifest(ctx context.Context, cs kubernetes.Interface, pa
 
 // The functions above are run by the controller's workers.
 var _ = []any{badUpdateOfDecodedManifest, badUpdateOfJSONDecodedConfigMap, badUpdateOfPatchedManifest, badUpgradeDecodedDaemonSet}
+
+// The functions above are run by the program's workers.
+var _ = []any{okInstallDecodedManifest, okUpdateOfPatchedCallerBytes, okUpgradeDecodedManifestWithLiveResourceVersion}

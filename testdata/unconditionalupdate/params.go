@@ -62,3 +62,6 @@ func badUpdateSecretBuiltInAStruct(ctx context.Context, c client.Client, ns stri
 
 // The functions above are run by the controller's workers.
 var _ = []any{badUpdateSecretBuiltInAStruct}
+
+// The functions above are run by the program's workers.
+var _ = []any{okUpdateSecretReadThroughParams}

@@ -52,3 +52,6 @@ func badUpdateServiceMonitorRawLabels(ctx context.Context, c client.Client, ns s
 
 // The functions above are run by the controller's workers.
 var _ = []any{badUpdateServiceMonitorRawLabels}
+
+// The functions above are run by the program's workers.
+var _ = []any{okUpdateServiceMonitorRawVersion}

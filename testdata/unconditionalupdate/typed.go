@@ -449,3 +449,6 @@ func syncReplicaConfigDesired(ctx context.Context, cs kubernetes.Interface, ns, 
 
 // The functions above are run by the controller's workers.
 var _ = []any{badReplaceWithLiveAtHand, badUpdateAfterClearingResourceVersion, badUpdateAfterCreateOrAlreadyExists, badUpdateAfterCreateSucceeded, badUpdateAfterReplacingObjectMeta, badUpdateOfBuiltDeployment, badUpdateOfDesiredAfterDiff, badUpdateOfNewService, badUpdateOfZeroValueSecret, badUpdateStatusOfLiteralPod, syncReplicaConfigDesired}
+
+// The functions above are run by the program's workers.
+var _ = []any{(*fieldLeaseRenewer).renew, okClearedCopyCreated, okCreateOfBuiltConfigMap, okDeepCopyUpdate, okDesiredTakesExistingObjectMeta, okDesiredWithCopiedResourceVersion, okExistingTakesDesiredSpec, okGetModifyUpdate, okLabelNodeThroughHelper, okListItemsByIndex, okListRangeVariable, okReplaceAfterAlreadyExists, okReplaceAfterExistenceCheck, okReplaceSecretThroughHelper, okUpdateOnlyWhereCopied, okUpdateStatusOfCreatedPod, syncReplicaConfig}

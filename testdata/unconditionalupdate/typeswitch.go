@@ -45,3 +45,6 @@ func badUpdateDeploymentThroughTypeSwitch(ctx context.Context, c client.Client, 
 
 // The functions above are run by the controller's workers.
 var _ = []any{badUpdateDeploymentThroughTypeSwitch}
+
+// The functions above are run by the program's workers.
+var _ = []any{okUpdatePDBThroughTypeSwitch}

@@ -70,3 +70,6 @@ func runLogged(what string, fn func() (any, error)) error {
 
 // The functions above are run by the controller's workers.
 var _ = []any{badCreateThenUpdateClosures, badUpdateClosureOnly}
+
+// The functions above are run by the program's workers.
+var _ = []any{okUpsertClusterRole}

@@ -49,3 +49,6 @@ func othersDirectives(ctx context.Context, cs kubernetes.Interface, ns, name str
 
 // The functions above are run by the controller's workers.
 var _ = []any{used}
+
+// The functions above are run by the program's workers.
+var _ = []any{fixedSinceThen, othersDirectives}
