@@ -51,18 +51,19 @@ func (p *Package) rewatched(fn *ssa.Function, obj ssa.Value, depth int) *ssa.Cal
 	}
 	t := v.Type()
 	for _, w := range p.watchedMemo {
-		if w.reach[fn] && p.onlyFrom(fn, w) && types.Identical(t, w.forType) {
+		if w.reach[fn] && p.onlyFrom(fn, v, w) && types.Identical(t, w.forType) {
 			return w.forCall
 		}
 	}
 	return nil
 }
 
-// onlyFrom reports whether fn runs only as part of the controller's
-// Reconcile: it is Reconcile, or every call of it in the package is a
-// call (not a go statement) in a function Reconcile runs, and it is not
-// used as a value. A helper also run by a monitoring goroutine is not.
-func (p *Package) onlyFrom(fn *ssa.Function, w watched) bool {
+// onlyFrom reports whether fn runs its write of obj only as part of the
+// controller's Reconcile: it is Reconcile, or every call of it in the
+// package is a call (not a go statement) in a function Reconcile runs, or
+// passes nil for obj, and it is not used as a value. A helper also run by a
+// monitoring goroutine is not.
+func (p *Package) onlyFrom(fn *ssa.Function, obj ssa.Value, w watched) bool {
 	if fn == w.root {
 		return true
 	}
@@ -81,6 +82,11 @@ func (p *Package) onlyFrom(fn *ssa.Function, w watched) bool {
 		return false
 	}
 	for _, c := range p.callsOf[fn] {
+		if prm, ok := obj.(*ssa.Parameter); ok {
+			if k, ok := argFor(c.Common(), prm).(*ssa.Const); ok && k.IsNil() {
+				continue // no object: the write of it does not run
+			}
+		}
 		if _, isGo := c.(*ssa.Go); isGo || !w.reach[c.Parent()] {
 			return false
 		}
