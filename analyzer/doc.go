@@ -311,16 +311,19 @@ now. Reported at the Patch call:
 A blind patch of constant values (set a label, add a finalizer with a JSON
 patch add at /-) is not a read-modify-write and is not reported. Nor is a
 change that only removes finalizers (controllerutil.RemoveFinalizer, a
-filtered list, slices.Delete or slices.DeleteFunc of the list, SetFinalizers
-of one) in a branch where the object's deletion
+filtered list, slices.Delete or slices.DeleteFunc of the list, a function
+of any package named for a removal that takes the list and returns one of
+its type, such as RemoveString(obj.Finalizers, f), SetFinalizers of one) in
+a branch where the object's deletion
 timestamp is set (obj.DeletionTimestamp != nil,
 !obj.GetDeletionTimestamp().IsZero(), or after a return from their
 negation, or after a dereference of the timestamp such as
 obj.DeletionTimestamp.Add(delay), which panics unless it is set, as in a
-controller whose predicate lets only objects being deleted through; or in an unexported helper given the object or a deep copy of
-it, when every caller in the package calls it so, calls through an
-interface of the package's own included (a method with an unexported name
-can be called only from its package); or in a closure made
+controller whose predicate lets only objects being deleted through; or in a helper given the object or a deep copy of
+it, when every caller in the package calls it so or passes nil for it
+(an exported helper too: its package's calls say what it is for), calls
+through an interface of the package's own included (a method with an
+unexported name can be called only from its package); or in a closure made
 there, such as a retried function that reads the object again), whether the
 patch is a diff or a body that sets metadata.finalizers to the list: the API
 server refuses new finalizers on an object being deleted, so a stale list

@@ -14,11 +14,12 @@ import (
 // in at's function (obj.DeletionTimestamp != nil,
 // !obj.GetDeletionTimestamp().IsZero(), or the else branch of their
 // negations), or after such a test returned from the other branch, or
-// after a dereference of the timestamp (derefDeleting); or, in an
-// unexported function given the object, when every call of it in the
-// package (static, or through an interface: addInvokes) runs so with the
-// object it passes (or with a deep copy made where its original is being
-// deleted); or, in a closure, when the
+// after a dereference of the timestamp (derefDeleting); or, in a function
+// given the object, when every call of it in the package (static, or
+// through an interface: addInvokes) runs so with the object it passes (or
+// with a deep copy made where its original is being deleted), or passes
+// nil (an exported one too: the calls of another package are not seen,
+// and those of its own package say what it is for); or, in a closure, when the
 // closure is made so (a deletion timestamp is never unset, so a closure
 // made for an object being deleted runs while it is, whenever it is called,
 // even after it reads the object again).
@@ -56,7 +57,7 @@ func (p *Package) whileDeleting(v ssa.Value, at ssa.Instruction, depth int) bool
 	if mc := p.made[fn]; mc != nil {
 		return depth < maxParamReadDepth && p.whileDeleting(v, mc, depth+1)
 	}
-	if len(params) != 1 || depth >= maxParamReadDepth || fn.Object() == nil || fn.Object().Exported() {
+	if len(params) != 1 || depth >= maxParamReadDepth || fn.Object() == nil {
 		return false
 	}
 	calls := p.callsOf[fn]
@@ -65,6 +66,9 @@ func (p *Package) whileDeleting(v ssa.Value, at ssa.Instruction, depth int) bool
 	}
 	for _, c := range calls {
 		arg := argFor(c.Common(), params[0])
+		if k, ok := arg.(*ssa.Const); ok && k.IsNil() {
+			continue // no object: the write of it does not run (or panics)
+		}
 		if arg == nil || !p.whileDeleting(arg, c, depth+1) {
 			return false
 		}

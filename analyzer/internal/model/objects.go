@@ -64,10 +64,34 @@ var listParts = map[string]int{
 }
 
 // ListPart recognises a call that returns a part of a list argument
-// (slices.DeleteFunc(l, f)), and returns that argument's index.
+// (slices.DeleteFunc(l, f)), and returns that argument's index. Besides the
+// table, a function of any package named for a removal (Remove..., Delete...,
+// Without..., Filter..., Exclude..., Drop...) whose first parameter is a
+// list and whose one result is a list of the same type is taken for a
+// filter of its first argument: the RemoveString(list, s) that many
+// operators keep in a utils package.
 func ListPart(c *ssa.CallCommon) (int, bool) {
-	i, ok := listParts[CalleeName(c)]
-	return i, ok
+	if i, ok := listParts[CalleeName(c)]; ok {
+		return i, ok
+	}
+	fn := c.StaticCallee()
+	if fn == nil || fn.Signature.Recv() != nil || fn.Parent() != nil {
+		return 0, false
+	}
+	name := strings.ToLower(fn.Name())
+	removal := false
+	for _, prefix := range []string{"remove", "delete", "without", "filter", "exclude", "drop"} {
+		removal = removal || strings.HasPrefix(name, prefix)
+	}
+	sig := fn.Signature
+	if !removal || sig.Params().Len() < 1 || sig.Results().Len() != 1 {
+		return 0, false
+	}
+	first := sig.Params().At(0).Type()
+	if _, ok := first.Underlying().(*types.Slice); !ok || sig.Variadic() && sig.Params().Len() == 1 {
+		return 0, false
+	}
+	return 0, types.Identical(first, sig.Results().At(0).Type())
 }
 
 // listSorters reorder, in place, the list they are given as argument 0 (or

@@ -70,3 +70,14 @@ func Next(ctx context.Context, n int32) int32 {
 	_ = ctx
 	return n + 1
 }
+
+// RemoveString returns the list without s.
+func RemoveString(list []string, s string) (result []string) {
+	for _, item := range list {
+		if item == s {
+			continue
+		}
+		result = append(result, item)
+	}
+	return
+}
