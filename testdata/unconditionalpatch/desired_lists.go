@@ -352,3 +352,40 @@ func (r *SyncTemplate) keepConditions(ctx context.Context, key client.ObjectKey)
 
 // The functions above are run by the program's workers.
 var _ = []any{(*SyncTemplate).clearImagePullSecrets, (*SyncTemplate).keepConditions, (*SyncTemplate).markAddOns, (*SyncTemplate).mergeLabels, (*SyncTemplate).pinFinalizer, (*SyncTemplate).reportConditions, (*SyncTemplate).reportPorts, (*SyncTemplate).resetAnnotationsLogged, (*SyncTemplate).resetOwners, (*SyncTemplate).restoreOwners, (*SyncTemplate).restoreOwnersBySetter, (*SyncTemplate).stripAndPatch, (*SyncTemplate).syncFromTemplate}
+
+// markPorts records each port's condition in a loop whose round changes
+// the Widget before it takes the snapshot: the change of the next round is
+// in the next snapshot, and each patch sends only the condition set after
+// it. markPortsLate sets the conditions after the snapshot: reported.
+func (r *SyncTemplate) markPorts(ctx context.Context, key client.ObjectKey) error {
+	w := &widgetsv1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	for _, port := range w.Spec.Ports {
+		w.Status.Conditions = append(w.Status.Conditions, metav1.Condition{Type: "Seen" + strconv.Itoa(int(port)), Status: metav1.ConditionTrue})
+		patch := client.MergeFrom(w.DeepCopy())
+		w.Status.ObservedGeneration = w.Generation
+		if err := r.Status().Patch(ctx, w, patch); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *SyncTemplate) markPortsLate(ctx context.Context, key client.ObjectKey) error {
+	w := &widgetsv1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	for _, port := range w.Spec.Ports {
+		patch := client.MergeFrom(w.DeepCopy())
+		w.Status.Conditions = append(w.Status.Conditions, metav1.Condition{Type: "Seen" + strconv.Itoa(int(port)), Status: metav1.ConditionTrue})
+		if err := r.Status().Patch(ctx, w, patch); err != nil { // want "^unconditional-patch: Status\\(\\)\\.Patch of w .*status.conditions list"
+			return err
+		}
+	}
+	return nil
+}
+
+var _ = []any{(*SyncTemplate).markPorts, (*SyncTemplate).markPortsLate}

@@ -222,6 +222,33 @@ func (p *Package) mayReach(a, b ssa.Instruction) bool {
 	return reachable(ba, bb, nil)
 }
 
+// reachesAvoiding reports whether b may run after a on a path that does not
+// run avoid in between, when the three are instructions of one function
+// (true otherwise).
+func (p *Package) reachesAvoiding(a, b, avoid ssa.Instruction) bool {
+	fn := a.Parent()
+	if b.Parent() != fn || avoid.Parent() != fn {
+		return true
+	}
+	ba, bb, bv := a.Block(), b.Block(), avoid.Block()
+	ia, ib, iv := p.index[a], p.index[b], p.index[avoid]
+	if ba == bb && ia < ib && !(bv == ba && ia < iv && iv < ib) {
+		return true
+	}
+	if bv == ba && iv > ia {
+		return false // leaving a's block runs avoid
+	}
+	var block map[*ssa.BasicBlock]bool
+	if bv == bb {
+		if iv < ib {
+			return false // entering b's block runs avoid before b
+		}
+	} else {
+		block = map[*ssa.BasicBlock]bool{bv: true}
+	}
+	return reachable(ba, bb, block)
+}
+
 // dominates reports whether a executes before b on every path to b. When b
 // is in a closure of a's function, a must come before the closure is made.
 func (p *Package) dominates(a, b ssa.Instruction) bool {

@@ -59,6 +59,11 @@ func (p *Package) Mutations(v ssa.Value, from, to ssa.Instruction) []Mutation {
 		if to != nil && !p.mayReach(m.Instr, to) {
 			continue
 		}
+		if from != nil && to != nil && !p.reachesAvoiding(m.Instr, to, from) {
+			// for { change(obj); base := obj.DeepCopy(); Patch(obj, base) }:
+			// the change of the next round is taken into its snapshot.
+			continue
+		}
 		out = append(out, m)
 	}
 	return out
