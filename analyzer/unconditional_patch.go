@@ -109,7 +109,15 @@ func (ck *checker) patchHazard(w *writes.Write, info *patch.Info) (string, []ana
 		if _, deferred := w.Call.(*ssa.Defer); deferred && to == ssa.Instruction(w.Call) {
 			until = nil // it runs when the function returns: every change after it counts
 		}
-		for _, m := range ck.flow.Mutations(obj, from, until) {
+		muts := ck.flow.Mutations(obj, from, until)
+		if c, ok := ssax.Strip(obj).(*ssa.Call); ok && model.ObjectMethod(c.Common()) == model.DeepCopy {
+			// Patch(ctx, cr.DeepCopy(), MergeFrom(orig)): the copy carries
+			// what cr changed since the snapshot.
+			if src := model.Recv(c.Common()); src != nil {
+				muts = append(muts, ck.flow.Mutations(src, from, c)...)
+			}
+		}
+		for _, m := range muts {
 			if !sentBy(w, m.Field, obj) {
 				continue
 			}

@@ -389,3 +389,31 @@ func (r *SyncTemplate) markPortsLate(ctx context.Context, key client.ObjectKey) 
 }
 
 var _ = []any{(*SyncTemplate).markPorts, (*SyncTemplate).markPortsLate}
+
+// pinFinalizerOnCopy changes the Widget's finalizers, then patches a deep
+// copy of it: the copy carries the changed list. relabelOnCopy sets one
+// label the same way: a merge patch of a map sends only that key.
+func (r *SyncTemplate) pinFinalizerOnCopy(ctx context.Context, w *widgetsv1.Widget) error {
+	orig := w.DeepCopy()
+	w.Finalizers = append(w.Finalizers, "example.com/pin")
+	return r.Patch(ctx, w.DeepCopy(), client.MergeFrom(orig)) // want "^unconditional-patch: Patch of w.DeepCopy\\(\\) .*finalizers list"
+}
+
+func (r *SyncTemplate) relabelOnCopy(ctx context.Context, w *widgetsv1.Widget) error {
+	orig := w.DeepCopy()
+	w.Labels["example.com/pinned"] = "true"
+	return r.Patch(ctx, w.DeepCopy(), client.MergeFrom(orig))
+}
+
+func (r *SyncTemplate) pinWidget(ctx context.Context, key client.ObjectKey) error {
+	w := &widgetsv1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	if err := r.relabelOnCopy(ctx, w); err != nil {
+		return err
+	}
+	return r.pinFinalizerOnCopy(ctx, w)
+}
+
+var _ = []any{(*SyncTemplate).pinWidget}
