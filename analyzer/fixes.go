@@ -21,6 +21,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -68,6 +69,28 @@ func (ck *checker) lockFix(info *patch.Info) *analysis.SuggestedFix {
 		Message:   "Add client.MergeFromWithOptimisticLock{} to the patch",
 		TextEdits: sortEdits(edits),
 	}
+}
+
+// lockFixAll is lockFix for a patch value that is one of several diffs (a
+// variable set in two branches): one fix that locks every one without a
+// lock, or none when one of them cannot be fixed.
+func (ck *checker) lockFixAll(infos []*patch.Info) *analysis.SuggestedFix {
+	var edits []analysis.TextEdit
+	for _, info := range infos {
+		if info.Kind == patch.KindDiff && info.Lock {
+			continue
+		}
+		f := ck.lockFix(info)
+		if f == nil {
+			return nil
+		}
+		edits = append(edits, f.TextEdits...)
+	}
+	if len(edits) == 0 {
+		return nil
+	}
+	slices.SortFunc(edits, func(a, b analysis.TextEdit) int { return int(a.Pos) - int(b.Pos) })
+	return &analysis.SuggestedFix{Message: "Add client.MergeFromWithOptimisticLock{} to the patches", TextEdits: edits}
 }
 
 func sortEdits(edits []analysis.TextEdit) []analysis.TextEdit {

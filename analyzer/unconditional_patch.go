@@ -29,7 +29,16 @@ func checkUnconditionalPatch(ck *checker, w *writes.Write) []finding {
 		return nil
 	}
 	info := w.Patch()
+	all := append([]*patch.Info{info}, info.Alternatives...)
 	why, rel := ck.patchHazard(w, info)
+	for _, alt := range info.Alternatives {
+		if why != "" {
+			break
+		}
+		if why, rel = ck.patchHazard(w, alt); why != "" {
+			info = alt // the patch of the branch that loses updates
+		}
+	}
 	strict := false
 	if why == "" {
 		if !ck.cfg.StrictPatch || info.Kind == patch.KindObject {
@@ -45,6 +54,9 @@ func checkUnconditionalPatch(ck *checker, w *writes.Write) []finding {
 		kind += " built by " + info.Fn
 	}
 	fix := ck.lockFix(info)
+	if len(all) > 1 {
+		fix = ck.lockFixAll(all)
+	}
 	var advice string
 	switch {
 	case w.Via != nil && info.Site == nil:

@@ -93,5 +93,18 @@ func relabelFromCache(ctx context.Context, cs kubernetes.Interface, ns string, o
 	return err
 }
 
+// A patch variable set in two branches: both MergeFroms gain the lock.
+func ensureFinalizer(ctx context.Context, c crclient.Client, cm *corev1.ConfigMap, adopt bool) error {
+	var patch crclient.Patch
+	if adopt {
+		patch = crclient.MergeFrom(cm.DeepCopy())
+		cm.OwnerReferences = nil
+	} else {
+		patch = crclient.MergeFrom(cm.DeepCopy())
+		controllerutil.AddFinalizer(cm, finalizer)
+	}
+	return c.Patch(ctx, cm, patch) // want "^unconditional-patch: "
+}
+
 // The functions above are run by the controller's workers.
-var _ = []any{addFinalizer, dropToleration, relabel, relabelAll, relabelFromCache, relabelLast, removeFinalizer}
+var _ = []any{addFinalizer, dropToleration, relabel, relabelAll, relabelFromCache, relabelLast, removeFinalizer, ensureFinalizer}

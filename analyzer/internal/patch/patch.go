@@ -92,6 +92,10 @@ type Info struct {
 	// FromObjects are objects the body carries values of (for bodies built by
 	// a helper, from its summary).
 	FromObjects []ssa.Value
+	// Alternatives are the other patches the value may be: a variable set
+	// to a MergeFrom in each of two branches (var patch client.Patch; if
+	// found { patch = MergeFrom(...) ... } else { patch = MergeFrom(...) ... }).
+	Alternatives []*Info
 }
 
 // HasPrecondition reports whether the server rejects the patch when the
@@ -155,6 +159,62 @@ func Raw(typ Type, data ssa.Value, vars Variables) *Info {
 // ControllerRuntime evaluates the client.Patch argument of a
 // controller-runtime Patch call.
 func ControllerRuntime(v ssa.Value, vars Variables) *Info {
+	if phi, ok := strip(v).(*ssa.Phi); ok {
+		return phiPatches(phi, vars)
+	}
+	return controllerRuntime(v, vars)
+}
+
+// phiPatches is the patch of a phi: the patch of one of its edges, the
+// first without a precondition, with the others as alternatives; nil edges
+// (the variable before it is set) are left out.
+func phiPatches(phi *ssa.Phi, vars Variables) *Info {
+	var infos []*Info
+	seen := map[ssa.Value]bool{}
+	var walk func(v ssa.Value)
+	walk = func(v ssa.Value) {
+		v = strip(v)
+		if seen[v] || len(seen) > maxPhiEdges {
+			return
+		}
+		seen[v] = true
+		switch x := v.(type) {
+		case *ssa.Phi:
+			for _, e := range x.Edges {
+				walk(e)
+			}
+		case *ssa.Const:
+			if !x.IsNil() {
+				infos = append(infos, &Info{})
+			}
+		default:
+			infos = append(infos, controllerRuntime(v, vars))
+		}
+	}
+	walk(phi)
+	if len(infos) == 0 {
+		return &Info{}
+	}
+	first := 0
+	for i, info := range infos {
+		if info.Known && !info.HasPrecondition() {
+			first = i
+			break
+		}
+	}
+	out := infos[first]
+	for i, info := range infos {
+		if i != first {
+			out.Alternatives = append(out.Alternatives, info)
+		}
+	}
+	return out
+}
+
+// maxPhiEdges bounds the values a phi of patches is followed through.
+const maxPhiEdges = 16
+
+func controllerRuntime(v ssa.Value, vars Variables) *Info {
 	v = strip(v)
 	if ld, ok := v.(*ssa.UnOp); ok && vars != nil {
 		if vals := vars(ld); len(vals) == 1 {
