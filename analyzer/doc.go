@@ -226,7 +226,9 @@ precondition, overwrites what changed since. A JSON merge patch replaces a
 whole list, so a finalizer, owner reference or condition another writer
 added in between is lost; a JSON patch that addresses an array element by
 index, or sets a value computed from what was read, hits whatever is there
-now. Reported at the Patch call:
+now. A conflict retry around such a patch never retries (the server has no
+409 to give), and the message says so, with the retry in the related
+information. Reported at the Patch call:
 
   - controller-runtime client.MergeFrom and client.StrategicMergeFrom, and
     jsonpatch.CreateMergePatch (json-patch v4 and v5),

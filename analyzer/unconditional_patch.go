@@ -80,6 +80,12 @@ func checkUnconditionalPatch(ck *checker, w *writes.Write) []finding {
 		rel = append(rel, related(ck.helperWritePos(w), "%s sends the patch here", helperName(w.Via)))
 	}
 	msg := call + " sends a " + kind + " without a precondition, and " + why + ", so a concurrent change is silently overwritten; " + advice
+	if r := w.Retry(); r != nil && !strict {
+		// The retry the patch is in never runs: without a precondition
+		// the server never answers 409.
+		msg += " (the " + strings.TrimPrefix(r.Name, "a ") + " around it never retries: a patch without a precondition gets no 409)"
+		rel = append(rel, related(r.Pos(), "the retry: %s", r.Name))
+	}
 	if strict {
 		msg = call + " sends a " + kind + " without a precondition (strict mode: every patch that is not Server-Side Apply needs one), " +
 			"so it overwrites whatever changed since the values it sends were decided; " + advice

@@ -57,6 +57,6 @@ func (r *RetriedCleanup) reconcileNormal(ctx context.Context, cm *corev1.ConfigM
 		}
 		orig := cm.DeepCopy()
 		controllerutil.RemoveFinalizer(cm, widgetFinalizer)
-		return r.Patch(ctx, cm, client.MergeFrom(orig)) // want "^unconditional-patch: Patch of cm .*finalizers list"
+		return r.Patch(ctx, cm, client.MergeFrom(orig)) // want "^unconditional-patch: Patch of cm .*finalizers list.*; add client.MergeFromWithOptimisticLock.* \\(the retry.RetryOnConflict around it never retries: a patch without a precondition gets no 409\\)$"
 	})
 }
