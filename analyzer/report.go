@@ -309,6 +309,51 @@ func (ck *checker) objText(w *writes.Write) string {
 	return "the object"
 }
 
+// readText names the object a read origin gave: the object argument of a
+// client read (Get(ctx, key, &ds) reads ds), else the variable the read's
+// result is assigned to (ds, err := getDataset(...)); "" when neither can be
+// told.
+func (ck *checker) readText(o flow.Origin) string {
+	call, ok := o.Site.(ssa.CallInstruction)
+	if !ok || (o.Kind != flow.Read && o.Kind != flow.CacheRead) {
+		return ""
+	}
+	if c, ok := model.Classify(call.Common()); ok && c.Obj >= 0 {
+		if s := ck.argText(call, c.Obj); s != "the object" {
+			return s
+		}
+		return ""
+	}
+	ce := ck.callExpr(call)
+	if ce == nil {
+		return ""
+	}
+	cur, ok := ck.inspector().Root().FindNode(ce)
+	if !ok {
+		return ""
+	}
+	var lhs []ast.Expr
+	switch p := cur.Parent().Node().(type) {
+	case *ast.AssignStmt:
+		if len(p.Rhs) == 1 && p.Rhs[0] == ce {
+			lhs = p.Lhs
+		}
+	case *ast.ValueSpec:
+		if len(p.Values) == 1 && p.Values[0] == ce {
+			for _, n := range p.Names {
+				lhs = append(lhs, n)
+			}
+		}
+	}
+	if len(lhs) == 0 {
+		return ""
+	}
+	if id, ok := ast.Unparen(lhs[0]).(*ast.Ident); ok && id.Name != "_" {
+		return id.Name
+	}
+	return ""
+}
+
 // writeText names a write call and, where it can be told, the object it
 // writes: "Update of node".
 func (ck *checker) writeText(w *writes.Write) string {

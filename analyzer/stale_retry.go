@@ -31,9 +31,25 @@ func checkStaleRetry(ck *checker, w *writes.Write) []finding {
 	}
 	obj := ck.objText(w)
 	call := ck.callName(w.Call)
+	// The object written may be a copy of what was read
+	// (datasetToUpdate := dataset.DeepCopy()): the read to move into the
+	// retry is the one of dataset.
+	read := ""
+	for i, o := range reads {
+		if n := ck.readText(o); i == 0 || n == read {
+			read = n
+		} else {
+			read = ""
+			break
+		}
+	}
 	rel := []analysis.RelatedInformation{related(r.Pos(), "the retry: %s", r.Name)}
 	for _, o := range reads {
-		rel = append(rel, related(o.Pos(), "%s is read here, outside the retry", obj))
+		name := ck.readText(o)
+		if name == "" {
+			name = obj
+		}
+		rel = append(rel, related(o.Pos(), "%s is read here, outside the retry", name))
 	}
 	if w.Via != nil {
 		rel = append(rel, related(ck.helperWritePos(w), "%s writes its argument with %s here", w.Via.Name(), w.ViaWrite.Op))
@@ -42,9 +58,13 @@ func checkStaleRetry(ck *checker, w *writes.Write) []finding {
 	if r.Loop != nil {
 		where = "the retry loop"
 	}
+	what, get := obj, obj
+	if read != "" && read != obj {
+		what, get = obj+", made from "+read, read
+	}
 	pos, end := ck.callPos(w.Call)
 	return []finding{{pos: pos, end: end, related: rel,
-		msg: call + " inside " + r.Name + " writes " + obj + ", which is read only outside " + where +
+		msg: call + " inside " + r.Name + " writes " + what + ", which is read only outside " + where +
 			", so every attempt resends the same stale resourceVersion and the retry cannot succeed; " +
-			"Get " + obj + " inside " + where + " and apply the change to it"}}
+			"Get " + get + " inside " + where + " and apply the change to it"}}
 }

@@ -65,7 +65,7 @@ func badDeepCopyTakenBeforeRetry(ctx context.Context, cs kubernetes.Interface, n
 	sts := current.DeepCopy()
 	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		sts.Spec.Template.Spec.Containers[0].Image = image
-		_, err := cs.AppsV1().StatefulSets(ns).Update(ctx, sts, metav1.UpdateOptions{}) // want "^stale-retry: .*sts"
+		_, err := cs.AppsV1().StatefulSets(ns).Update(ctx, sts, metav1.UpdateOptions{}) // want "^stale-retry: Update inside retry.RetryOnConflict writes sts, made from current, which is read only outside .*; Get current inside the retried function"
 		return err
 	})
 }
