@@ -207,26 +207,65 @@ func (ck *checker) patchHazard(w *writes.Write, info *patch.Info) (string, []ana
 			}
 		}
 		// A value computed from what was read (name + suffix) names the
-		// hazard better than one sent back as read: look at those first.
-		for _, echo := range []bool{false, true} {
-			for _, h := range info.Holes {
-				if echoed(h.Value) != echo {
-					continue
-				}
-				r := readOf(h.Value, memberField(h.Path))
-				if r == nil {
-					continue
-				}
-				if h.Path == "metadata.finalizers" && ck.removalWhileDeleting(flow.ReadBase(r), r, w) {
-					continue // as for a diff: a stale list is rejected while deleting
-				}
-				what := "a value"
-				if h.List {
-					what = "a list"
-				}
-				return fmt.Sprintf("its body sets %s to %s computed from the object read earlier", h.Path, what),
-					[]analysis.RelatedInformation{related(flow.Pos(r), "read here")}
+		// hazard better than one sent back as read: a field whose every
+		// part is sent back as read is named only when no other is. Every
+		// field so set is named (a patch of an annotation and of a
+		// user-written list loses both).
+		type member struct {
+			path       string
+			read       ssa.Instruction
+			list, echo bool
+		}
+		var members []*member
+		byPath := map[string]*member{}
+		for _, h := range info.Holes {
+			m := byPath[h.Path]
+			if m == nil {
+				m = &member{path: h.Path, echo: true}
+				byPath[h.Path] = m
+				members = append(members, m)
 			}
+			m.echo = m.echo && echoed(h.Value)
+			if m.read != nil {
+				continue
+			}
+			r := readOf(h.Value, memberField(h.Path))
+			if r == nil {
+				continue
+			}
+			if h.Path == "metadata.finalizers" && ck.removalWhileDeleting(flow.ReadBase(r), r, w) {
+				continue // as for a diff: a stale list is rejected while deleting
+			}
+			m.read, m.list = r, h.List
+		}
+		var paths []string
+		var rel []analysis.RelatedInformation
+		list, readAt := false, map[token.Pos]bool{}
+		for _, echo := range []bool{false, true} {
+			if len(paths) > 0 {
+				break
+			}
+			for _, m := range members {
+				if m.read == nil || m.echo != echo {
+					continue
+				}
+				paths = append(paths, m.path)
+				list = list || m.list
+				if p := flow.Pos(m.read); !readAt[p] {
+					readAt[p] = true
+					rel = append(rel, related(p, "read here"))
+				}
+			}
+		}
+		switch {
+		case len(paths) == 1 && list:
+			return fmt.Sprintf("its body sets %s to a list computed from the object read earlier", paths[0]), rel
+		case len(paths) == 1:
+			return fmt.Sprintf("its body sets %s to a value computed from the object read earlier", paths[0]), rel
+		case len(paths) > 3:
+			return fmt.Sprintf("its body sets %s and %d other fields to values computed from the object read earlier", strings.Join(paths[:3], ", "), len(paths)-3), rel[:min(len(rel), 3)]
+		case len(paths) > 1:
+			return fmt.Sprintf("its body sets %s to values computed from the object read earlier", andList(paths)), rel
 		}
 	}
 	return "", nil
@@ -588,4 +627,12 @@ func derefType(t types.Type) types.Type {
 		return p.Elem()
 	}
 	return t
+}
+
+// andList joins names as prose: "a", "a and b", "a, b and c".
+func andList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
