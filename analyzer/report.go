@@ -359,9 +359,17 @@ func (ck *checker) readText(o flow.Origin) string {
 func (ck *checker) writeText(w *writes.Write) string {
 	call := ck.callName(w.Call)
 	if obj := ck.objText(w); obj != "" && obj != "the object" {
+		if src, ok := copied(obj); ok {
+			obj = "a copy of " + src
+		}
 		call += " of " + obj
 	}
 	return call
+}
+
+// copied returns x of an object written as "x.DeepCopy()".
+func copied(obj string) (string, bool) {
+	return strings.CutSuffix(obj, ".DeepCopy()")
 }
 
 // related builds one piece of related information.

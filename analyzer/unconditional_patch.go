@@ -122,6 +122,9 @@ func (ck *checker) patchHazard(w *writes.Write, info *patch.Info) (string, []ana
 		name := "the object"
 		if obj == w.Obj {
 			name = ck.objText(w)
+			if src, ok := copied(name); ok {
+				name = src // what the copy sends is what src changed
+			}
 		}
 		until := to
 		if _, deferred := w.Call.(*ssa.Defer); deferred && to == ssa.Instruction(w.Call) {

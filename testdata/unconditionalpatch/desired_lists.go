@@ -396,7 +396,7 @@ var _ = []any{(*SyncTemplate).markPorts, (*SyncTemplate).markPortsLate}
 func (r *SyncTemplate) pinFinalizerOnCopy(ctx context.Context, w *widgetsv1.Widget) error {
 	orig := w.DeepCopy()
 	w.Finalizers = append(w.Finalizers, "example.com/pin")
-	return r.Patch(ctx, w.DeepCopy(), client.MergeFrom(orig)) // want "^unconditional-patch: Patch of w.DeepCopy\\(\\) .*finalizers list"
+	return r.Patch(ctx, w.DeepCopy(), client.MergeFrom(orig)) // want "^unconditional-patch: Patch of a copy of w sends .*the finalizers list of w changed"
 }
 
 func (r *SyncTemplate) relabelOnCopy(ctx context.Context, w *widgetsv1.Widget) error {
