@@ -267,7 +267,7 @@ func relatedIn(t *testing.T, results []*analysistest.Result, file, msg, line str
 // TestFixedCodeCompiles builds the golden file of fixes.
 func TestSuggestedFixes(t *testing.T) {
 	t.Parallel()
-	analysistest.RunWithSuggestedFixes(t, testdata, analyzer.Analyzer, "./opaquerv/...", "./fixes")
+	allLive(t, analysistest.RunWithSuggestedFixes(t, testdata, analyzer.Analyzer, "./opaquerv/...", "./fixes"))
 }
 
 func TestFixedCodeCompiles(t *testing.T) {
@@ -331,7 +331,7 @@ func TestSuppress(t *testing.T) {
 // TestStrictPatch runs unconditional-patch in its strict mode.
 func TestStrictPatch(t *testing.T) {
 	t.Parallel()
-	analysistest.Run(t, testdata, newAnalyzer(t, analyzer.Config{Rules: []string{"unconditional-patch"}, StrictPatch: true}), "./strictpatch")
+	allLive(t, analysistest.Run(t, testdata, newAnalyzer(t, analyzer.Config{Rules: []string{"unconditional-patch"}, StrictPatch: true}), "./strictpatch"))
 }
 
 // TestTests runs lostupdate on test code: left out by default (with the
@@ -345,6 +345,6 @@ func TestTests(t *testing.T) {
 	})
 	t.Run("included", func(t *testing.T) {
 		t.Parallel()
-		analysistest.Run(t, testdata, newAnalyzer(t, analyzer.Config{Tests: true, ReportUnusedDirectives: true}), "./testcode/included", "./testcode/included/e2e/fixture")
+		allLive(t, analysistest.Run(t, testdata, newAnalyzer(t, analyzer.Config{Tests: true, ReportUnusedDirectives: true}), "./testcode/included", "./testcode/included/e2e/fixture"))
 	})
 }

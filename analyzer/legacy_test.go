@@ -19,7 +19,7 @@ func TestLegacyClients(t *testing.T) {
 	for _, mod := range []string{"clientgo017", "crv012"} {
 		t.Run(mod, func(t *testing.T) {
 			t.Parallel()
-			analysistest.Run(t, filepath.Join(testdata, "legacy", mod), analyzer.Analyzer, "./...")
+			allLive(t, analysistest.Run(t, filepath.Join(testdata, "legacy", mod), analyzer.Analyzer, "./..."))
 		})
 	}
 }

@@ -69,3 +69,6 @@ func okIndexedJSONPatchWithTest(dc dynamic.Interface, ns, name, old, host string
 
 // The functions above are run by the controller's workers.
 var _ = []interface{}{badIndexedJSONPatch, badUpdateOfBuiltWidget, badUpdateStatusOfBuiltWidget}
+
+// The functions above are run by the program's workers.
+var _ = []interface{}{okGetThenUpdate, okIndexedJSONPatchWithTest}

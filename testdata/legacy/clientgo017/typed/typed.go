@@ -216,3 +216,6 @@ func okUpdateOfDecodedManifestWithLiveResourceVersion(cs kubernetes.Interface, m
 
 // The functions above are run by the controller's workers.
 var _ = []interface{}{badConflictSwallowed, badPatchOfFinalizersFromRead, badStaleRead, badStaleRetry, badUpdateAfterClearingResourceVersion, badUpdateOfBuiltConfigMap, badUpdateOfDecodedManifest, badUpdateStatusOfBuiltService}
+
+// The functions above are run by the program's workers.
+var _ = []interface{}{okConflictReturned, okConstantLabelPatch, okFreshRetry, okGetThenUpdate, okUpdateOfDecodedManifestWithLiveResourceVersion, okUpdateStatusOfReadService, okUpdateWithCopiedResourceVersion}

@@ -155,3 +155,6 @@ func (r *Reconciler) okFreshRetry(ctx context.Context, req ctrl.Request) error {
 
 // The methods above are run by the controller's workers.
 var _ = []interface{}{(*Reconciler).badMergePatchOfFinalizers, (*Reconciler).badStaleRetry, (*Reconciler).badStatusMergePatchOfConditions, (*Reconciler).badStatusUpdateOfBuiltService, (*Reconciler).badUpdateAfterClearingResourceVersion, (*Reconciler).badUpdateOfBuiltConfigMap}
+
+// The methods above are run by the controller's workers.
+var _ = []interface{}{(*Reconciler).okCopyResourceVersionRead, (*Reconciler).okFreshRetry, (*Reconciler).okGetThenUpdate, (*Reconciler).okMergePatchOfFinalizersWithLock, (*Reconciler).okStatusMergePatchOfConditionsWithLock, (*Reconciler).okStatusUpdateOfReadService}
