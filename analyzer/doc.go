@@ -152,7 +152,10 @@ if failed { return err }), or in a list of failures whose emptiness is
 tested (failed = append(failed, name) ... if len(failed) > 0 { return
 err }); a failure path that sets a requeue in the
 reconcile result the function returns (result.RequeueAfter = d, or a
-helper given &result that does); and a conflict mapped to a
+helper given &result that does); a return of a reconcile result literal
+that asks for a requeue, on every path after the write (return
+ctrl.Result{RequeueAfter: time.Minute}, nil: the next pass writes again);
+and a conflict mapped to a
 result that differs from the success path's (if IsConflict(err) { return
 false, nil } in an election between replicas: the caller is told). The
 swallow is a conflict mapped to exactly what success returns; a conflict
@@ -168,7 +171,8 @@ reconciles, run by that controller's Reconcile (in its body, a closure it
 calls or defers, or a function of the package that only it calls, not in
 a goroutine), when the controller is built
 with controller-runtime's builder, For that type, with no event filter
-(no builder.WithPredicates on For, no WithEventFilter): a 409 means another
+(no builder.WithPredicates on For, no WithEventFilter, but for
+predicate.ResourceVersionChangedPredicate, which drops only resyncs): a 409 means another
 writer changed the object, that change's event runs Reconcile again, and
 the status, observed state, is computed and written afresh. A filter that
 drops status-only events (predicate.GenerationChangedPredicate) keeps the

@@ -380,3 +380,48 @@ func (r *ReadyPodReconciler) Reconcile(ctx context.Context, req ctrl.Request) (c
 	r.markReady(ctx, nil, pod)
 	return ctrl.Result{}, nil
 }
+
+// A predicate that drops only resyncs (updates whose resourceVersion did
+// not change) passes the conflicting writer's event: still watched, on For
+// and as the controller's event filter.
+type ResyncFilterWidgetReconciler struct {
+	client.Client
+}
+
+func (r *ResyncFilterWidgetReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&widgetsv1.Widget{}, builder.WithPredicates(predicate.ResourceVersionChangedPredicate{})).
+		WithEventFilter(predicate.ResourceVersionChangedPredicate{}).
+		Complete(r)
+}
+
+func (r *ResyncFilterWidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	widget := &widgetsv1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, widget); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	widget.Status.Phase = "Reconciled"
+	_ = r.Status().Update(ctx, widget)
+	return ctrl.Result{}, nil
+}
+
+// The same predicate next to one that drops status-only changes: filtered.
+type MixedFilterWidgetReconciler struct {
+	client.Client
+}
+
+func (r *MixedFilterWidgetReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&widgetsv1.Widget{}, builder.WithPredicates(predicate.ResourceVersionChangedPredicate{}, predicate.GenerationChangedPredicate{})).
+		Complete(r)
+}
+
+func (r *MixedFilterWidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	widget := &widgetsv1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, widget); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	widget.Status.Phase = "Reconciled"
+	_ = r.Status().Update(ctx, widget) // want "^missing-retry: .*widget"
+	return ctrl.Result{}, nil
+}

@@ -103,7 +103,7 @@ func (p *Package) failsAfter(write ssa.Instruction, success, failed map[*ssa.Bas
 			break
 		}
 	}
-	if ends, handled := p.instrsHandOn(rest, success[b], false, nil); ends {
+	if ends, handled := p.instrsHandOn(rest, success[b], false, literalRequeue); ends {
 		return handled
 	}
 	seen := map[*ssa.BasicBlock]bool{b: true}
@@ -113,7 +113,7 @@ func (p *Package) failsAfter(write ssa.Instruction, success, failed map[*ssa.Bas
 			return true // a loop back: judged where it was entered
 		}
 		seen[b] = true
-		if ends, handled := p.handsOn(b, success, failed); ends {
+		if ends, handled := p.instrsHandOn(b.Instrs, success[b], failed[b], literalRequeue); ends {
 			return handled
 		}
 		if len(b.Succs) == 0 {
@@ -684,7 +684,7 @@ func (p *Package) handledOnEveryPath(from *ssa.BasicBlock, write ssa.Instruction
 		if sinkBlocks[b] {
 			return true
 		}
-		if ends, handled := p.handsOn(b, success, failed); ends {
+		if ends, handled := p.instrsHandOn(b.Instrs, success[b], failed[b], literalRequeue); ends {
 			return handled
 		}
 		if len(b.Succs) == 0 {
@@ -1066,6 +1066,53 @@ func returned(v ssa.Value) ssa.Value {
 		return v
 	}
 	return last
+}
+
+// literalRequeue reports whether a return hands back a reconcile.Result
+// literal that asks for a requeue (return ctrl.Result{RequeueAfter: d}, nil):
+// it does whichever path led there, after a successful write too, so a
+// dropped or logged failure is written again on the next pass. (A result
+// variable that a success path alone set is no answer to a failure; nor is a
+// requeue that a conflict test maps to what success returns: handledFrom
+// does not ask this.)
+func literalRequeue(ret *ssa.Return) bool {
+	for _, r := range ret.Results {
+		if !model.IsReconcileResult(r.Type()) {
+			continue
+		}
+		ld, ok := returned(r).(*ssa.UnOp)
+		if !ok || ld.Op != token.MUL {
+			continue
+		}
+		a, ok := ld.X.(*ssa.Alloc)
+		if !ok {
+			continue
+		}
+		requeue := false
+		for _, ref := range ssax.Referrers(a) {
+			fa, ok := ref.(*ssa.FieldAddr)
+			if !ok {
+				if ref != ssa.Instruction(ld) {
+					requeue = false
+					break
+				}
+				continue
+			}
+			if fa.Block() != ret.Block() {
+				requeue = false
+				break
+			}
+			for _, rr := range ssax.Referrers(fa) {
+				if st, ok := rr.(*ssa.Store); ok && st.Addr == fa && setsRequeue(st) {
+					requeue = true
+				}
+			}
+		}
+		if requeue {
+			return true
+		}
+	}
+	return false
 }
 
 // isRequeue reports whether a reconcile.Result may ask for a requeue: it is

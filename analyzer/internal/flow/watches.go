@@ -161,6 +161,7 @@ func (p *Package) watchedControllers() []watched {
 
 // unfilteredFor walks a builder chain back from the builder Complete is
 // called on: the For call when the chain has one For, no WithEventFilter
+// (but of a predicate that passes every change, model.PassesEveryChange)
 // and no For option that filters; ok is false when the chain has a part the
 // model does not know (a builder kept in a field, or from a function of
 // another package). A function of the package that takes a builder and
@@ -213,6 +214,11 @@ func (p *Package) unfilteredFor(v ssa.Value) (forCall *ssa.Call, ok bool) {
 				}
 				return walk(model.Recv(&x.Call), args, depth)
 			case model.BuilderChain:
+				return walk(model.Recv(&x.Call), args, depth)
+			case model.BuilderFilter:
+				if !model.PassesEveryChange(model.Arg(&x.Call, 0)) {
+					return false
+				}
 				return walk(model.Recv(&x.Call), args, depth)
 			case model.BuilderNone:
 				fn := x.Call.StaticCallee()

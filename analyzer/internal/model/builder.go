@@ -4,6 +4,8 @@ import (
 	"go/token"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/lostupdate/lostupdate/analyzer/internal/ssax"
 )
 
 // The controller-runtime controller builder: what a controller of the
@@ -64,10 +66,21 @@ func BuilderCall(c *ssa.CallCommon) BuilderOp {
 }
 
 // FiltersNothing reports whether an option of For leaves its events as
-// they are: builder.OnlyMetadata projects the object, it drops no event.
+// they are: builder.OnlyMetadata projects the object, it drops no event;
+// builder.WithPredicates of predicates that pass every change
+// (PassesEveryChange) drops none that a write makes.
 func FiltersNothing(opt ssa.Value) bool {
 	if mi, ok := opt.(*ssa.MakeInterface); ok {
 		opt = mi.X
+	}
+	if c, ok := opt.(*ssa.Call); ok && CalleeName(&c.Call) == CRBuilder+".WithPredicates" {
+		els := ssax.VariadicElements(Arg(&c.Call, 0))
+		for _, e := range els {
+			if !PassesEveryChange(e.Value) {
+				return false
+			}
+		}
+		return len(els) > 0
 	}
 	ld, ok := opt.(*ssa.UnOp)
 	if !ok || ld.Op != token.MUL {
@@ -75,4 +88,14 @@ func FiltersNothing(opt ssa.Value) bool {
 	}
 	g, ok := ld.X.(*ssa.Global)
 	return ok && g.Pkg != nil && PkgPath(g.Pkg.Pkg) == CRBuilder && g.Name() == "OnlyMetadata"
+}
+
+// PassesEveryChange reports whether a predicate lets through the event of
+// every write of an object: predicate.ResourceVersionChangedPredicate drops
+// only resyncs, updates whose resourceVersion did not change.
+func PassesEveryChange(pred ssa.Value) bool {
+	if mi, ok := pred.(*ssa.MakeInterface); ok {
+		pred = mi.X
+	}
+	return isNamed(pred.Type(), CRPredicate, "TypedResourceVersionChangedPredicate")
 }

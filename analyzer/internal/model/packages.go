@@ -35,6 +35,7 @@ const (
 	CRReconcile     = "sigs.k8s.io/controller-runtime/pkg/reconcile"
 	CRUtil          = "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	CRBuilder       = "sigs.k8s.io/controller-runtime/pkg/builder"
+	CRPredicate     = "sigs.k8s.io/controller-runtime/pkg/predicate"
 	SigsYAML        = "sigs.k8s.io/yaml"
 	JSONPatch       = "github.com/evanphx/json-patch" // v0-v4 import path
 	JSONPatchV4     = "gopkg.in/evanphx/json-patch.v4"
