@@ -1002,6 +1002,9 @@ func constString(v ssa.Value) (string, bool) {
 // argument.
 func variadic(v ssa.Value) []ssa.Value {
 	els := ssax.VariadicElements(v)
+	if len(els) == 0 {
+		return nil // not a slice of a local array: append(a, b...) of a slice b
+	}
 	sort.Slice(els, func(a, b int) bool { return els[a].Index < els[b].Index })
 	out := make([]ssa.Value, len(els))
 	for i, e := range els {
