@@ -86,6 +86,9 @@ func TestRules(t *testing.T) {
 	// call, not its func line.
 	relatedAt(t, results, "missing-retry: writeStatus of deploy", "controllerruntime.go", "r.Status().Update(ctx, deploy)")
 	relatedIn(t, results, "scalefrom.go", "read here", "replicas = *dep.Spec.Replicas")
+	// A helper's dropped error names the caller that goes on, and its read.
+	relatedIn(t, results, "helperread.go", "Reconcile calls markSynced here, and goes on without an error or a requeue", "the call that loses the conflict")
+	relatedIn(t, results, "helperread.go", "cm is read here", "r.Get(ctx, req.NamespacedName, &cm)")
 
 	// Related information is kept outside the plugin.
 	related, seen := 0, false

@@ -5,6 +5,7 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
 
 	"github.com/lostupdate/lostupdate/analyzer/internal/flow"
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
@@ -64,6 +65,28 @@ func checkMissingRetry(ck *checker, w *writes.Write) []finding {
 				continue
 			}
 			rel = append(rel, related(o.Pos(), "%s is read here", obj))
+		}
+	}
+	// A helper's write of its parameter: the read is the caller's, and so
+	// is the path that loses the error.
+	if w.Via == nil && fate != flow.Swallowed {
+		if c := ck.flow.CallerGoesOn(w.Call); c != nil {
+			rel = append(rel, related(c.Pos(), "%s calls %s here, and goes on without an error or a requeue", c.Parent().Name(), w.Call.Parent().Name()))
+			aliases := map[ssa.Value]bool{}
+			for _, a := range ck.flow.Aliases(w.Obj) {
+				aliases[a] = true
+			}
+			for i, prm := range w.Call.Parent().Params {
+				if i >= len(c.Common().Args) || !aliases[prm] {
+					continue
+				}
+				for _, o := range ck.flow.Object(c.Common().Args[i], c) {
+					if (o.Kind == flow.Read || o.Kind == flow.CacheRead) && o.Pos().IsValid() && !seen[o.Pos()] {
+						seen[o.Pos()] = true
+						rel = append(rel, related(o.Pos(), "%s is read here", ck.paramText(c, i)))
+					}
+				}
+			}
 		}
 	}
 	pos, end := ck.callPos(w.Call)

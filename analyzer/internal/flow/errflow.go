@@ -195,6 +195,25 @@ func (p *Package) callersFailAfterDepth(write ssa.Instruction, depth int) bool {
 	return true
 }
 
+// CallerGoesOn returns a call, in the package, of the unexported function a
+// write is in after which the caller neither fails nor requeues: where a
+// dropped error of the write is lost. nil when there is none to name.
+func (p *Package) CallerGoesOn(write ssa.Instruction) ssa.CallInstruction {
+	if write == nil || write.Parent() == nil || write.Parent().Parent() != nil {
+		return nil
+	}
+	fn := write.Parent()
+	if obj := fn.Object(); obj == nil || obj.Exported() {
+		return nil
+	}
+	for _, c := range p.callsOf[fn] {
+		if _, ok := c.(*ssa.Call); ok && c.Parent() != fn && !p.failsAfterCall(c) {
+			return c
+		}
+	}
+	return nil
+}
+
 // deferredAside reports whether fn is a closure its function defers and
 // that stores into none of the variables it captures (asked of a closure
 // other than the write's own), so that it cannot set the function's named
