@@ -200,8 +200,9 @@ the object reaches the write only as the argument of a helper, in any
 package, that computes the patch it sends from it (a taint or label patch
 helper that diffs two versions of a Node): the related information names
 the helper call and its Patch. Inside a conflict retry, re-reading from a
-lister or informer store returns the same cached object on every attempt,
-so the retry keeps failing. A read with ResourceVersion "0" only on the
+lister or informer store (controller-runtime's cache.Cache, as
+mgr.GetCache() returns, too) returns the same cached object on every
+attempt, so the retry keeps failing. A read with ResourceVersion "0" only on the
 first attempt of a conflict retry (if firstTry { opts.ResourceVersion = "0";
 firstTry = false }) is not reported: an attempt after a conflict reads from
 etcd. Nor is a lister read inside a retry in a branch on a flag that a

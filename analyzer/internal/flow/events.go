@@ -417,6 +417,8 @@ func (p *Package) callEvent(call ssa.CallInstruction, a ssa.Value) *event {
 		switch {
 		case mc.Op == model.OpRead:
 			return &event{kind: evFill, instr: call, origin: Origin{Kind: Read, Site: call, RV0: p.RV0(c, mc)}}
+		case mc.Op == model.OpCacheRead:
+			return &event{kind: evFill, instr: call, origin: Origin{Kind: CacheRead, Site: call}}
 		case mc.Client == model.ControllerRuntime && (mc.Op == model.OpCreate || mc.Op == model.OpUpdate || mc.Op == model.OpPatch):
 			// controller-runtime fills the object in with the server's
 			// state, new resourceVersion included, when the write succeeds.

@@ -387,6 +387,14 @@ func classifyControllerRuntime(c *ssa.CallCommon, name string, sig *types.Signat
 	if sub {
 		call.Subresource = subresourceOf(c)
 	}
+	if call.Op == OpRead && isNamed(recv, CRCache, "Cache") {
+		// A read through the manager's cache.Cache (mgr.GetCache(), a
+		// field of that type) reads the informers' store, as a lister
+		// does. (The manager's client reads the cache too, but it is the
+		// client reconcilers Get through, and the work queue's reconcile
+		// of the next event is what makes those reads catch up.)
+		call.Op = OpCacheRead
+	}
 	return call, true
 }
 

@@ -36,6 +36,7 @@ const (
 	CRUtil          = "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	CRBuilder       = "sigs.k8s.io/controller-runtime/pkg/builder"
 	CRPredicate     = "sigs.k8s.io/controller-runtime/pkg/predicate"
+	CRCache         = "sigs.k8s.io/controller-runtime/pkg/cache"
 	SigsYAML        = "sigs.k8s.io/yaml"
 	JSONPatch       = "github.com/evanphx/json-patch" // v0-v4 import path
 	JSONPatchV4     = "gopkg.in/evanphx/json-patch.v4"
