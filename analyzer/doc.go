@@ -115,7 +115,10 @@ An Update inside a conflict retry of an object read only outside it.
 retry.RetryOnConflict runs its function again after a 409 Conflict. If the
 object was read before the retry, every attempt sends the same stale
 resourceVersion and fails the same way: the retry can never succeed.
-Reported at the write call (or the call of a helper that writes it).
+Reported at the write call (or the call of a helper that writes it). An
+object the same code passes to Create (create it, and on AlreadyExists
+update it) is made to be created: it carries no resourceVersion, and its
+Update gets no 409 to resend, so it is not reported here.
 
 	pod, err := pods.Get(ctx, name, metav1.GetOptions{})
 	err = retry.RetryOnConflict(retry.DefaultRetry, func() error {

@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
 
 	"github.com/lostupdate/lostupdate/analyzer/internal/flow"
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
@@ -21,6 +22,12 @@ func checkStaleRetry(ck *checker, w *writes.Write) []finding {
 	fresh, reads := w.FreshInRetry()
 	if fresh {
 		return nil // read again inside the retry, if only for the next attempt
+	}
+	if len(reads) == 0 && ck.createdToo(w) {
+		// Create(ctx, &cr), then on AlreadyExists Update(ctx, &cr): an
+		// object made to be created carries no resourceVersion, so its
+		// Update gets no 409 to retry (the caller passes a built object).
+		return nil
 	}
 	if r.Fn != nil && r.Fn.Signature.Results().Len() == 1 {
 		// func() error: nil ends the retry (a wait condition's
@@ -67,4 +74,28 @@ func checkStaleRetry(ck *checker, w *writes.Write) []finding {
 		msg: call + " inside " + r.Name + " writes " + what + ", which is read only outside " + where +
 			", so every attempt resends the same stale resourceVersion and the retry cannot succeed; " +
 			"Get " + get + " inside " + where + " and apply the change to it"}}
+}
+
+// createdToo reports whether the object a write writes is also passed to a
+// Create in the write's function or a function around it.
+func (ck *checker) createdToo(w *writes.Write) bool {
+	aliases := map[ssa.Value]bool{}
+	for _, a := range ck.flow.Aliases(w.Obj) {
+		aliases[a] = true
+	}
+	for fn := w.Call.Parent(); fn != nil; fn = fn.Parent() {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				c, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				mc, ok := model.Classify(c.Common())
+				if ok && mc.Op == model.OpCreate && aliases[model.Arg(c.Common(), mc.Obj)] {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
