@@ -18,6 +18,9 @@ func checkMissingRetry(ck *checker, w *writes.Write) []finding {
 	if w.Op != model.OpUpdate {
 		return nil
 	}
+	if w.Client == nil && w.Via == nil && !w.ReadsFirst {
+		return nil // a call of a func literal (go func(cr T) { ... }(cr)): its write is judged inside it
+	}
 	if w.Via != nil && (w.ViaWrite.InRetry || !w.ViaWrite.ErrReturned) {
 		return nil // the helper retries, or handles (or drops, and is reported for it) the error itself
 	}
