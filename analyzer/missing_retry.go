@@ -37,6 +37,9 @@ func checkMissingRetry(ck *checker, w *writes.Write) []finding {
 	if w.RewatchedStatus() != nil {
 		return nil // the conflicting write's event reconciles the object again
 	}
+	if ck.rereadEachPeriod(w) {
+		return nil // the next period reads the object again and writes it again
+	}
 	obj := ck.objText(w)
 	call := ck.callName(w.Call)
 	var how string
@@ -117,6 +120,57 @@ func returnsAnError(sig *types.Signature) bool {
 	res := sig.Results()
 	for i := 0; i < res.Len(); i++ {
 		if model.IsError(res.At(i).Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+// rereadEachPeriod reports whether a write is in a function that a periodic
+// runner (wait.Until, wait.JitterUntilWithContext, ...) runs, or a closure
+// of it, and writes an object read in that function: each period reads the
+// object again and redoes the change, so a lost write is retried one
+// period later.
+func (ck *checker) rereadEachPeriod(w *writes.Write) bool {
+	run := periodicallyRun(w.Call.Parent())
+	if run == nil {
+		return false
+	}
+	origins := w.Origins()
+	if len(origins) == 0 {
+		return false
+	}
+	for _, o := range origins {
+		if (o.Kind != flow.Read && o.Kind != flow.CacheRead) || o.Site == nil || !within(o.Site.Parent(), run) {
+			return false
+		}
+	}
+	return true
+}
+
+// periodicallyRun returns the function, fn or one around it, that a
+// periodic runner of the package is given as a func literal.
+func periodicallyRun(fn *ssa.Function) *ssa.Function {
+	for f := fn; f != nil && f.Parent() != nil; f = f.Parent() {
+		for _, b := range f.Parent().Blocks {
+			for _, instr := range b.Instrs {
+				c, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				if mc, ok := model.PeriodicFn(c.Common()).(*ssa.MakeClosure); ok && mc.Fn == f {
+					return f
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// within reports whether fn is f or a closure inside it.
+func within(fn, f *ssa.Function) bool {
+	for ; fn != nil; fn = fn.Parent() {
+		if fn == f {
 			return true
 		}
 	}

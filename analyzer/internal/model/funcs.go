@@ -153,6 +153,30 @@ func FuncOf(c *ssa.CallCommon) (Func, bool) {
 	return f, ok
 }
 
+// periodic are the runners of a function on a period until a stop
+// (k8s.io/apimachinery/pkg/util/wait), by full name: the argument that is
+// the function run.
+var periodic = map[string]int{
+	Wait + ".Until":                      0,
+	Wait + ".UntilWithContext":           1,
+	Wait + ".JitterUntil":                0,
+	Wait + ".JitterUntilWithContext":     1,
+	Wait + ".NonSlidingUntil":            0,
+	Wait + ".NonSlidingUntilWithContext": 1,
+	Wait + ".Forever":                    0,
+	Wait + ".BackoffUntil":               0,
+}
+
+// PeriodicFn returns the function argument a call of a periodic runner
+// (wait.Until, JitterUntilWithContext, ...) runs on every period, or nil.
+func PeriodicFn(c *ssa.CallCommon) ssa.Value {
+	i, ok := periodic[CalleeName(c)]
+	if !ok || i >= len(c.Args) {
+		return nil
+	}
+	return c.Args[i]
+}
+
 // CallsIsConflict reports whether a call is apierrors.IsConflict.
 func CallsIsConflict(c *ssa.CallCommon) bool {
 	f, ok := FuncOf(c)
