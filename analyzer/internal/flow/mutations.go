@@ -659,6 +659,12 @@ func (p *Package) readFrom(v ssa.Value, isObj func(ssa.Value) bool, field func(s
 				work = append(work, set.Value)
 				continue
 			}
+			if path, ok := mapKeyPath(y, isObj); ok && !field(path) {
+				// obj.Annotations["zone-labels"] read for the value of
+				// another key: another field of the object, not the value
+				// replaced (a desired-state write).
+				continue
+			}
 		case *ssa.Call:
 			if r := model.Recv(y.Common()); r != nil && (isObj(strip(r)) || isObj(embedder(r))) {
 				name := model.CalledName(y.Common())
@@ -1087,4 +1093,37 @@ func embedder(v ssa.Value) ssa.Value {
 		v = fa.X
 	}
 	return v
+}
+
+// mapKeyPath returns the field path of a lookup of a constant key in a map
+// field of the object (obj.Annotations[k], obj.GetLabels()[k]):
+// "annotations.k".
+func mapKeyPath(l *ssa.Lookup, isObj func(ssa.Value) bool) (string, bool) {
+	k, ok := l.Index.(*ssa.Const)
+	if !ok || k.Value == nil || k.Value.Kind() != constant.String {
+		return "", false
+	}
+	var path string
+	switch x := l.X.(type) {
+	case *ssa.UnOp:
+		if x.Op != token.MUL {
+			return "", false
+		}
+		if path, ok = readsObjectField(x.X, isObj); !ok || path == "" {
+			return "", false
+		}
+	case *ssa.Call:
+		r := model.Recv(x.Common())
+		if r == nil || !(isObj(strip(r)) || isObj(embedder(r))) {
+			return "", false
+		}
+		f, ok := strings.CutPrefix(model.CalledName(x.Common()), "Get")
+		if !ok || getterPath(f) == "" {
+			return "", false
+		}
+		path = getterPath(f)
+	default:
+		return "", false
+	}
+	return path + "." + constant.StringVal(k.Value), true
 }
