@@ -153,7 +153,8 @@ or a requeue, two helpers above a logged write); a failure remembered in a
 flag that later fails the function (if err != nil { failed = true } ...
 if failed { return err }), or in a list of failures whose emptiness is
 tested (failed = append(failed, name) ... if len(failed) > 0 { return
-err }); a failure path that sets a requeue in the
+err }), or in a count of failures tested against zero (errCount++ ... if
+errCount > 0 { return err }); a failure path that sets a requeue in the
 reconcile result the function returns (result.RequeueAfter = d, or a
 helper given &result that does); a return of a reconcile result literal
 that asks for a requeue, on every path after the write (return

@@ -763,6 +763,11 @@ func flagsInto(from, to *ssa.BasicBlock, flags []*ssa.Phi, conds map[*ssa.Phi]bo
 			if e.Value != nil && e.Value.Kind() == constant.Bool && constant.BoolVal(e.Value) {
 				out = append(out, phi)
 			}
+		case *ssa.BinOp:
+			// errCount++ (a counter that starts at 0 and only grows).
+			if c, ok := e.Y.(*ssa.Const); ok && e.Op == token.ADD && c.Value != nil && c.Value.Kind() == constant.Int && constant.Sign(c.Value) > 0 {
+				out = append(out, phi)
+			}
 		case *ssa.Phi:
 			if slices.Contains(flags, e) {
 				out = append(out, phi)
@@ -785,7 +790,7 @@ func (p *Package) condPhis(fn *ssa.Function) map[*ssa.Phi]bool {
 	var mark func(v ssa.Value)
 	mark = func(v ssa.Value) {
 		phi, ok := v.(*ssa.Phi)
-		if !ok || m[phi] || !isBool(phi.Type()) && !isSlice(phi.Type()) {
+		if !ok || m[phi] || !isBool(phi.Type()) && !isSlice(phi.Type()) && !isInteger(phi.Type()) {
 			return
 		}
 		m[phi] = true
@@ -819,6 +824,18 @@ func (p *Package) condPhis(fn *ssa.Function) map[*ssa.Phi]bool {
 func lenTest(cond ssa.Value) (phi *ssa.Phi, nonEmpty bool) {
 	bin, ok := cond.(*ssa.BinOp)
 	if !ok {
+		return nil, false
+	}
+	if x, ok := bin.X.(*ssa.Phi); ok && isInteger(x.Type()) {
+		// A failure counter: if errCount > 0 { return err }.
+		if zero, ok := bin.Y.(*ssa.Const); ok && zero.Value != nil && zero.Value.Kind() == constant.Int && constant.Sign(zero.Value) == 0 {
+			switch bin.Op {
+			case token.GTR, token.NEQ:
+				return x, true
+			case token.EQL:
+				return x, false
+			}
+		}
 		return nil, false
 	}
 	call, ok := bin.X.(*ssa.Call)
@@ -1356,4 +1373,9 @@ func (p *Package) Uncalled(fn *ssa.Function) bool {
 		}
 	}
 	return true
+}
+
+func isInteger(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
 }
