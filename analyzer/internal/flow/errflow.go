@@ -820,38 +820,30 @@ func (p *Package) condPhis(fn *ssa.Function) map[*ssa.Phi]bool {
 }
 
 // lenTest recognises a branch on whether a slice phi is empty: len(x) > 0
-// or len(x) != 0 (nonEmpty), len(x) == 0 (not nonEmpty).
+// or len(x) != 0 (nonEmpty), len(x) == 0 (not nonEmpty); or an integer phi,
+// a count of failures, is zero (n > 0, n != 0, n == 0).
 func lenTest(cond ssa.Value) (phi *ssa.Phi, nonEmpty bool) {
 	bin, ok := cond.(*ssa.BinOp)
 	if !ok {
 		return nil, false
 	}
-	if x, ok := bin.X.(*ssa.Phi); ok && isInteger(x.Type()) {
-		// A failure counter: if errCount > 0 { return err }.
-		if zero, ok := bin.Y.(*ssa.Const); ok && zero.Value != nil && zero.Value.Kind() == constant.Int && constant.Sign(zero.Value) == 0 {
-			switch bin.Op {
-			case token.GTR, token.NEQ:
-				return x, true
-			case token.EQL:
-				return x, false
-			}
-		}
-		return nil, false
-	}
-	call, ok := bin.X.(*ssa.Call)
-	if !ok {
-		return nil, false
-	}
-	if b, ok := call.Call.Value.(*ssa.Builtin); !ok || b.Name() != "len" || len(call.Call.Args) != 1 {
-		return nil, false
-	}
-	phi, ok = call.Call.Args[0].(*ssa.Phi)
-	if !ok || !isSlice(phi.Type()) {
-		return nil, false
-	}
 	zero, ok := bin.Y.(*ssa.Const)
 	if !ok || zero.Value == nil || zero.Value.Kind() != constant.Int || constant.Sign(zero.Value) != 0 {
 		return nil, false
+	}
+	if x, ok := bin.X.(*ssa.Phi); ok && isInteger(x.Type()) {
+		phi = x // a failure counter: if errCount > 0 { return err }
+	} else {
+		call, ok := bin.X.(*ssa.Call)
+		if !ok {
+			return nil, false
+		}
+		if b, ok := call.Call.Value.(*ssa.Builtin); !ok || b.Name() != "len" || len(call.Call.Args) != 1 {
+			return nil, false
+		}
+		if phi, ok = call.Call.Args[0].(*ssa.Phi); !ok || !isSlice(phi.Type()) {
+			return nil, false
+		}
 	}
 	switch bin.Op {
 	case token.GTR, token.NEQ:
