@@ -141,7 +141,7 @@ func (ck *checker) rereadEachPeriod(w *writes.Write) bool {
 		return false
 	}
 	for _, o := range origins {
-		if (o.Kind != flow.Read && o.Kind != flow.CacheRead) || o.Site == nil || !within(o.Site.Parent(), run) {
+		if (o.Kind != flow.Read && o.Kind != flow.CacheRead) || o.Site == nil || !flow.Within(o.Site.Parent(), run) {
 			return false
 		}
 	}
@@ -165,14 +165,4 @@ func periodicallyRun(fn *ssa.Function) *ssa.Function {
 		}
 	}
 	return nil
-}
-
-// within reports whether fn is f or a closure inside it.
-func within(fn, f *ssa.Function) bool {
-	for ; fn != nil; fn = fn.Parent() {
-		if fn == f {
-			return true
-		}
-	}
-	return false
 }
