@@ -127,12 +127,13 @@ func returnsAnError(sig *types.Signature) bool {
 }
 
 // rereadEachPeriod reports whether a write is in a function that a periodic
-// runner (wait.Until, wait.JitterUntilWithContext, ...) runs, or a closure
-// of it, and writes an object read in that function: each period reads the
-// object again and redoes the change, so a lost write is retried one
-// period later.
+// runner (wait.Until, wait.JitterUntilWithContext, ...) runs every period,
+// given as a func literal, a method value or a function, or called only
+// from such a function, and writes an object read in that function: each
+// period reads the object again and redoes the change, so a lost write is
+// retried one period later.
 func (ck *checker) rereadEachPeriod(w *writes.Write) bool {
-	run := periodicallyRun(w.Call.Parent())
+	run := ck.flow.Periodic(w.Call.Parent())
 	if run == nil {
 		return false
 	}
@@ -146,23 +147,4 @@ func (ck *checker) rereadEachPeriod(w *writes.Write) bool {
 		}
 	}
 	return true
-}
-
-// periodicallyRun returns the function, fn or one around it, that a
-// periodic runner of the package is given as a func literal.
-func periodicallyRun(fn *ssa.Function) *ssa.Function {
-	for f := fn; f != nil && f.Parent() != nil; f = f.Parent() {
-		for _, b := range f.Parent().Blocks {
-			for _, instr := range b.Instrs {
-				c, ok := instr.(ssa.CallInstruction)
-				if !ok {
-					continue
-				}
-				if mc, ok := model.PeriodicFn(c.Common()).(*ssa.MakeClosure); ok && mc.Fn == f {
-					return f
-				}
-			}
-		}
-	}
-	return nil
 }

@@ -5,8 +5,11 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 )
 
@@ -47,3 +50,63 @@ func publishEndpointsReadOnce(ctx context.Context, cs kubernetes.Interface, ns, 
 
 // The functions above are run by the program's workers.
 var _ = []any{publishEndpoints, publishEndpointsReadOnce}
+
+// A resync of every cached Secret, run each period as a method value: each
+// period lists them again and writes what is still out of date.
+type secretResyncer struct {
+	cs     kubernetes.Interface
+	lister corelisters.SecretLister
+}
+
+func (r *secretResyncer) Run(stop <-chan struct{}) {
+	go wait.Until(r.resync, 30*time.Second, stop)
+	go wait.Until(func() { r.resyncLabelled() }, 30*time.Second, stop)
+}
+
+func (r *secretResyncer) resync() {
+	secrets, err := r.lister.List(labels.Everything())
+	if err != nil {
+		return
+	}
+	for _, cached := range secrets {
+		s := cached.DeepCopy()
+		s.Annotations = map[string]string{"resynced": "true"}
+		if _, err := r.cs.CoreV1().Secrets(s.Namespace).Update(context.TODO(), s, metav1.UpdateOptions{}); err != nil {
+			klog.ErrorS(err, "cannot resync", "secret", s.Name)
+		}
+	}
+}
+
+// Called only from the func literal a periodic runner runs.
+func (r *secretResyncer) resyncLabelled() {
+	secrets, err := r.lister.List(labels.SelectorFromSet(labels.Set{"resync": "true"}))
+	if err != nil {
+		return
+	}
+	for _, cached := range secrets {
+		s := cached.DeepCopy()
+		s.Labels["resync"] = "done"
+		if _, err := r.cs.CoreV1().Secrets(s.Namespace).Update(context.TODO(), s, metav1.UpdateOptions{}); err != nil {
+			klog.ErrorS(err, "cannot resync", "secret", s.Name)
+		}
+	}
+}
+
+// A resync run once at the start and by the informer's handler, but by no
+// periodic runner: a write lost to a conflict is not retried.
+func (r *secretResyncer) RunOnAdd(informer cache.SharedIndexInformer) {
+	go r.resyncOne()
+	informer.AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: func(any) { r.resyncOne() }})
+}
+
+func (r *secretResyncer) resyncOne() {
+	s, err := r.lister.Secrets("kube-system").Get("bootstrap")
+	if err != nil {
+		return
+	}
+	s = s.DeepCopy()
+	s.Annotations["resynced"] = "true"
+	if _, err := r.cs.CoreV1().Secrets(s.Namespace).Update(context.TODO(), s, metav1.UpdateOptions{}); err != nil { // want `^missing-retry: Update of s is a read-modify-write`
+		klog.ErrorS(err, "cannot resync", "secret", s.Name)
+	}
+}

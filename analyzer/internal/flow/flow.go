@@ -94,6 +94,7 @@ type Package struct {
 	ifaceValues  map[string]bool           // names of interface methods used as values
 	fixedGlobals map[*ssa.Global]ssa.Value // of fixedGlobal (computed on first use)
 	watchedMemo  []watched                 // of Rewatched (computed on first use)
+	periodicFns  map[*ssa.Function]bool    // functions given to a periodic runner (of Periodic, computed on first use)
 
 	overwriteDepth int // recursion guard of overwritten
 }
