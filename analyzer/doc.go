@@ -379,7 +379,10 @@ call of another package's helper that parses or orders the version it is
 given. Equality, and a version carried as an opaque string (options,
 preconditions, keys, logs), are fine. A package that issues versions
 itself (it stores numbers it formats as resourceVersions, or implements API
-server storage) may parse them and is not reported.
+server storage) may parse them and is not reported. Nor is a string order
+of two versions in a function that also compares their lengths (if len(a)
+!= len(b) { return len(a) > len(b) }; return a > b): that is numeric order,
+as CompareResourceVersion orders well-formed versions.
 
 	if newObj.GetResourceVersion() > cached.GetResourceVersion() {
 		c.cache[key] = newObj

@@ -110,3 +110,44 @@ var _ = []any{badPredicateNewerVersion, badUpdateFuncOrdersVersions}
 
 // The functions above are run by the program's workers.
 var _ = []any{badDeleteHandlerParsesVersion, okLogVersions, okPredicateVersionChanged, okUpdateFuncResyncCheck}
+
+// An UpdateFunc that drops older updates by a hand-written numeric order of
+// two versions of one Pod: longer first, then string order among versions
+// of one length. For well-formed versions that is the order of
+// resourceversion.CompareResourceVersion, not the string order of "9" and
+// "10".
+func okUpdateFuncLengthFirst(inf cache.SharedIndexInformer, q workqueue.TypedRateLimitingInterface[string]) {
+	inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		UpdateFunc: func(oldObj, newObj interface{}) {
+			oldPod := oldObj.(*corev1.Pod)
+			newPod := newObj.(*corev1.Pod)
+			if !versionReached(newPod.ResourceVersion, oldPod.ResourceVersion) || newPod.ResourceVersion == oldPod.ResourceVersion {
+				return
+			}
+			if key, err := cache.MetaNamespaceKeyFunc(newObj); err == nil {
+				q.Add(key)
+			}
+		},
+	})
+}
+
+func versionReached(current, target string) bool {
+	if current == target {
+		return true
+	}
+	if len(current) != len(target) {
+		return len(current) > len(target)
+	}
+	return current > target
+}
+
+// The length of only one version compared with a constant is no numeric
+// order: "9" > "10" still.
+func badNewerUnlessEmpty(oldPod, newPod *corev1.Pod) bool {
+	if len(newPod.ResourceVersion) == 0 {
+		return false
+	}
+	return newPod.ResourceVersion > oldPod.ResourceVersion // want `^opaque-rv: newPod.ResourceVersion > oldPod.ResourceVersion orders resourceVersions by string order`
+}
+
+var _ = []any{okUpdateFuncLengthFirst, badNewerUnlessEmpty}

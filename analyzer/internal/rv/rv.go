@@ -788,6 +788,9 @@ func (s *state) binOp(x *ssa.BinOp) {
 	str := isString(x.X.Type())
 	switch x.Op {
 	case token.LSS, token.LEQ, token.GTR, token.GEQ:
+		if str && lengthFirst(x) {
+			return // numeric order of well-formed versions: what CompareResourceVersion computes
+		}
 		if str {
 			sk := s.sinkAt(x, Order, x.Op.String(), nil)
 			s.reach(sk, s.of(x.X), nil)
@@ -812,6 +815,45 @@ func (s *state) binOp(x *ssa.BinOp) {
 		ts, _ := s.parsedOf(x.X).union(s.parsedOf(x.Y))
 		s.add(x, ts)
 	}
+}
+
+// lengthFirst reports whether a string order of a and b is in a function
+// that also compares len(a) with len(b): if len(a) != len(b) { return
+// len(a) > len(b) }; return a > b. For digit strings without leading zeros
+// that is numeric order, which is how CompareResourceVersion orders
+// well-formed versions, so the string order is not the "9" > "10" mistake.
+func lengthFirst(x *ssa.BinOp) bool {
+	a, b := ssax.Strip(x.X), ssax.Strip(x.Y)
+	for _, blk := range x.Parent().Blocks {
+		for _, instr := range blk.Instrs {
+			cmp, ok := instr.(*ssa.BinOp)
+			if !ok || cmp == x {
+				continue
+			}
+			switch cmp.Op {
+			case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+			default:
+				continue
+			}
+			l, r := lenOf(cmp.X), lenOf(cmp.Y)
+			if l != nil && r != nil && (l == a && r == b || l == b && r == a) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// lenOf returns s of a call len(s), or nil.
+func lenOf(v ssa.Value) ssa.Value {
+	c, ok := v.(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	if b, ok := c.Call.Value.(*ssa.Builtin); !ok || b.Name() != "len" || len(c.Call.Args) != 1 {
+		return nil
+	}
+	return ssax.Strip(c.Call.Args[0])
 }
 
 // meetParsed records a comparison or arithmetic of parsed numbers: a use of
