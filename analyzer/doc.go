@@ -183,9 +183,17 @@ with controller-runtime's builder, For that type, with no event filter
 (no builder.WithPredicates on For, no WithEventFilter, but for
 predicate.ResourceVersionChangedPredicate, which drops only resyncs): a 409 means another
 writer changed the object, that change's event runs Reconcile again, and
-the status, observed state, is computed and written afresh. A filter that
-drops status-only events (predicate.GenerationChangedPredicate) keeps the
-write reported, and so do writes of the object's spec and metadata, whose
+the status, observed state, is computed and written afresh. The same holds
+for a client-go controller: a status write of an object read (from a lister,
+or by every caller of a helper), in a package that adds an event handler to
+the typed informer of that type (factory.Core().V1().Pods().Informer()
+.AddEventHandler(cache.ResourceEventHandlerFuncs{...})) whose UpdateFunc
+queues the object (a work queue's Add, or an enqueue... function) and tests
+the old object only to compare the two resourceVersions (the resync check;
+tests of the new object alone choose which objects it handles). A filter
+that drops status-only events (predicate.GenerationChangedPredicate, an
+UpdateFunc that compares the old spec with the new) keeps the write
+reported, and so do writes of the object's spec and metadata, whose
 change is intent the next reconcile may not redo. Reported at the write
 call, with the read in the related information.
 

@@ -95,6 +95,7 @@ type Package struct {
 	fixedGlobals map[*ssa.Global]ssa.Value // of fixedGlobal (computed on first use)
 	watchedMemo  []watched                 // of Rewatched (computed on first use)
 	periodicFns  map[*ssa.Function]bool    // functions given to a periodic runner (of Periodic, computed on first use)
+	informerMemo []informerWatch           // of InformerRewatched (computed on first use)
 
 	overwriteDepth int // recursion guard of overwritten
 }

@@ -1,6 +1,7 @@
 package flow
 
 import (
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -307,3 +308,147 @@ func (p *Package) syncReach(fn *ssa.Function) map[*ssa.Function]bool {
 	}
 	return reach
 }
+
+// An informer watch is an event handler the package adds to a typed
+// informer whose UpdateFunc tests the old object only to compare its
+// resourceVersion with the new one's (the resync check) before it queues
+// the object: every write of an object of the type, a conflicting
+// writer's included, puts its key on the work queue again. Tests of the
+// new object alone choose which objects the controller handles, as its
+// AddFunc does, not which changes.
+type informerWatch struct {
+	objType types.Type // *T
+	add     *ssa.Call  // the AddEventHandler call
+}
+
+// InformerRewatched returns the AddEventHandler call of an informer watch
+// of the package on the type of obj, or nil.
+func (p *Package) InformerRewatched(obj ssa.Value) *ssa.Call {
+	if obj == nil {
+		return nil
+	}
+	if p.informerMemo == nil {
+		p.informerMemo = []informerWatch{}
+		for call := range p.calls {
+			c, ok := call.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			h, t, ok := model.InformerHandler(&c.Call)
+			if ok && p.queuesEveryUpdate(h) {
+				p.informerMemo = append(p.informerMemo, informerWatch{objType: t, add: c})
+			}
+		}
+	}
+	t := strip(obj).Type()
+	for _, w := range p.informerMemo {
+		if types.Identical(t, w.objType) {
+			return w.add
+		}
+	}
+	return nil
+}
+
+// queuesEveryUpdate reports whether an event handler (a handler struct of
+// funcs, or a pointer to one) has an UpdateFunc that queues every update:
+// it calls a work queue's Add or an enqueue... function, and none of its
+// branches depends on the old object but through a comparison of the two
+// resourceVersions.
+func (p *Package) queuesEveryUpdate(h ssa.Value) bool {
+	v := strip(h)
+	if mi, ok := v.(*ssa.MakeInterface); ok {
+		v = mi.X
+	}
+	if !model.IsEventHandlerFuncs(v.Type()) {
+		return false
+	}
+	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		v = ld.X
+	}
+	alloc, ok := v.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	var update ssa.Value
+	for _, r := range ssax.Referrers(alloc) {
+		fa, ok := r.(*ssa.FieldAddr)
+		if !ok {
+			continue
+		}
+		st := fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
+		if st.Field(fa.Field).Name() != model.UpdateFunc {
+			continue
+		}
+		for _, fr := range ssax.Referrers(fa) {
+			if s, ok := fr.(*ssa.Store); ok && s.Addr == fa {
+				if update != nil {
+					return false
+				}
+				update = s.Val
+			}
+		}
+	}
+	fns := p.funcValues(update)
+	if len(fns) == 0 {
+		return false
+	}
+	for _, fn := range fns {
+		if !p.unfilteredUpdate(boundMethod(fn)) {
+			return false
+		}
+	}
+	return true
+}
+
+// unfilteredUpdate is queuesEveryUpdate for one UpdateFunc.
+func (p *Package) unfilteredUpdate(fn *ssa.Function) bool {
+	if fn.Signature.Params().Len() != 2 || len(fn.Params) < 2 || len(fn.Blocks) == 0 {
+		return false
+	}
+	old := fn.Params[len(fn.Params)-2] // after the receiver of a method
+	queues := false
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case ssa.CallInstruction:
+				queues = queues || model.IsWorkqueueAdd(x.Common()) || model.IsRequeueCall(x.Common())
+			case *ssa.If:
+				if dependsOn(x.Cond, old, map[ssa.Value]bool{}, 0) {
+					return false
+				}
+			}
+		}
+	}
+	return queues
+}
+
+// dependsOn reports whether v is computed from x, other than through a
+// comparison of two resourceVersions for equality (or when it cannot tell:
+// past maxDependDepth operands).
+func dependsOn(v, x ssa.Value, seen map[ssa.Value]bool, depth int) bool {
+	if v == x {
+		return true
+	}
+	if seen[v] {
+		return false
+	}
+	seen[v] = true
+	if depth >= maxDependDepth {
+		return true
+	}
+	if b, ok := v.(*ssa.BinOp); ok && (b.Op == token.EQL || b.Op == token.NEQ) && model.IsRVRead(b.X) && model.IsRVRead(b.Y) {
+		return false
+	}
+	instr, ok := v.(ssa.Instruction)
+	if !ok {
+		return false
+	}
+	for _, op := range instr.Operands(nil) {
+		if *op != nil && dependsOn(*op, x, seen, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+const maxDependDepth = 16

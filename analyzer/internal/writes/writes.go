@@ -114,16 +114,35 @@ func (w *Write) Retry() *flow.Retry {
 // RewatchedStatus returns, for a status write (a client call, or a
 // helper's), the For call of a
 // controller of the package that reconciles the written object's type with
-// no event filter and runs the write in its Reconcile: a conflicting
-// write's event reconciles the object again, and the status, observed
-// state, is computed and written afresh. nil if none, and for other writes.
+// no event filter and runs the write in its Reconcile, or the
+// AddEventHandler call of an informer of the type whose UpdateFunc queues
+// every update, for an object read: a conflicting write's
+// event reconciles the object again, and the status, observed state, is
+// computed and written afresh. nil if none, and for other writes.
 func (w *Write) RewatchedStatus() *ssa.Call {
 	return w.watch.get(func() *ssa.Call {
 		status := w.Client != nil && w.Client.Subresource == "status" || w.Via != nil && w.ViaWrite.Status
 		if !status {
 			return nil
 		}
-		return w.set.flow.Rewatched(w.Call, w.Obj)
+		if fc := w.set.flow.Rewatched(w.Call, w.Obj); fc != nil {
+			return fc
+		}
+		// A client-go controller's sync handler: the object is read (from
+		// the informer's cache, here or by every caller), and the
+		// informer queues every update of its type.
+		origins := w.Origins()
+		if len(origins) == 0 {
+			return nil
+		}
+		for _, o := range origins {
+			read := o.Kind == flow.Read || o.Kind == flow.CacheRead ||
+				o.Kind == flow.Unknown && o.Param != nil && w.set.flow.ParamRead(o.Param)
+			if !read {
+				return nil
+			}
+		}
+		return w.set.flow.InformerRewatched(w.Obj)
 	})
 }
 

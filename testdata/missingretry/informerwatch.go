@@ -1,0 +1,123 @@
+package missingretry
+
+import (
+	"context"
+
+	certv1 "k8s.io/api/certificates/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	certlisters "k8s.io/client-go/listers/certificates/v1"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+)
+
+// A client-go controller whose informer queues every update of a
+// CertificateSigningRequest (its UpdateFunc drops only resyncs, and
+// requests of other signers): a status write lost to a conflict is
+// followed by the conflicting write's event, and the next sync computes
+// the condition afresh.
+type csrSigner struct {
+	cs     kubernetes.Interface
+	lister certlisters.CertificateSigningRequestLister
+	queue  workqueue.TypedRateLimitingInterface[string]
+}
+
+func newCSRSigner(cs kubernetes.Interface, factory informers.SharedInformerFactory) *csrSigner {
+	csrs := factory.Certificates().V1().CertificateSigningRequests()
+	s := &csrSigner{cs: cs, lister: csrs.Lister(), queue: workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[string]())}
+	_, _ = csrs.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    s.enqueue,
+		UpdateFunc: s.enqueueUpdate,
+	})
+	return s
+}
+
+func (s *csrSigner) enqueue(obj any) {
+	if key, err := cache.MetaNamespaceKeyFunc(obj); err == nil {
+		s.queue.Add(key)
+	}
+}
+
+func (s *csrSigner) enqueueUpdate(oldObj, newObj any) {
+	oldCSR := oldObj.(*certv1.CertificateSigningRequest)
+	newCSR := newObj.(*certv1.CertificateSigningRequest)
+	if oldCSR.ResourceVersion == newCSR.ResourceVersion {
+		return // a resync
+	}
+	if newCSR.Spec.SignerName != "example.com/signer" {
+		return
+	}
+	s.enqueue(newObj)
+}
+
+func (s *csrSigner) sync(ctx context.Context, name string) error {
+	cached, err := s.lister.Get(name)
+	if err != nil {
+		return err
+	}
+	csr := cached.DeepCopy()
+	if len(csr.Spec.Request) == 0 {
+		s.fail(ctx, csr, "EmptyRequest")
+		return nil
+	}
+	csr.Status.Conditions = append(csr.Status.Conditions, certv1.CertificateSigningRequestCondition{Type: certv1.CertificateApproved, Status: corev1.ConditionTrue})
+	if _, err := s.cs.CertificatesV1().CertificateSigningRequests().UpdateStatus(ctx, csr, metav1.UpdateOptions{}); err != nil {
+		klog.ErrorS(err, "cannot approve", "csr", name)
+	}
+	return nil
+}
+
+// A helper given the object the sync read.
+func (s *csrSigner) fail(ctx context.Context, csr *certv1.CertificateSigningRequest, reason string) {
+	csr.Status.Conditions = append(csr.Status.Conditions, certv1.CertificateSigningRequestCondition{Type: certv1.CertificateFailed, Status: corev1.ConditionTrue, Reason: reason})
+	if _, err := s.cs.CertificatesV1().CertificateSigningRequests().UpdateStatus(ctx, csr, metav1.UpdateOptions{}); err != nil {
+		klog.ErrorS(err, "cannot mark failed", "csr", csr.Name)
+	}
+}
+
+// An informer whose UpdateFunc queues a claim only when its spec changed:
+// a status write by another writer is no event for it, so a status write
+// lost to that conflict is not written again.
+type claimResizer struct {
+	cs     kubernetes.Interface
+	lister corelisters.PersistentVolumeClaimLister
+	queue  workqueue.TypedRateLimitingInterface[string]
+}
+
+func newClaimResizer(cs kubernetes.Interface, factory informers.SharedInformerFactory) *claimResizer {
+	claims := factory.Core().V1().PersistentVolumeClaims()
+	r := &claimResizer{cs: cs, lister: claims.Lister(), queue: workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[string]())}
+	_, _ = claims.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		UpdateFunc: func(oldObj, newObj any) {
+			oldPVC, newPVC := oldObj.(*corev1.PersistentVolumeClaim), newObj.(*corev1.PersistentVolumeClaim)
+			if equality.Semantic.DeepEqual(oldPVC.Spec, newPVC.Spec) {
+				return
+			}
+			if key, err := cache.MetaNamespaceKeyFunc(newObj); err == nil {
+				r.queue.Add(key)
+			}
+		},
+	})
+	return r
+}
+
+func (r *claimResizer) sync(ctx context.Context, ns, name string) error {
+	cached, err := r.lister.PersistentVolumeClaims(ns).Get(name)
+	if err != nil {
+		return err
+	}
+	pvc := cached.DeepCopy()
+	pvc.Status.Conditions = append(pvc.Status.Conditions, corev1.PersistentVolumeClaimCondition{Type: corev1.PersistentVolumeClaimResizing, Status: corev1.ConditionTrue})
+	if _, err := r.cs.CoreV1().PersistentVolumeClaims(ns).UpdateStatus(ctx, pvc, metav1.UpdateOptions{}); err != nil { // want `^missing-retry: UpdateStatus of pvc is a read-modify-write`
+		klog.ErrorS(err, "cannot mark resizing", "pvc", name)
+	}
+	return nil
+}
+
+// The controllers' workers run their sync handlers.
+var _ = []any{newCSRSigner, (*csrSigner).sync, newClaimResizer, (*claimResizer).sync}
