@@ -214,6 +214,31 @@ func (p *Package) CallerGoesOn(write ssa.Instruction) ssa.CallInstruction {
 	return nil
 }
 
+// mayRunAfter reports whether instr may run after x in one run of x's
+// function: a later instruction of the function, or one of a closure of it
+// that the function calls, directly or as an argument, after x (a closure
+// it defers, starts as a goroutine, stores or converts may run any time).
+func (p *Package) mayRunAfter(x, instr ssa.Instruction) bool {
+	if instr.Parent() == x.Parent() {
+		return p.mayReach(x, instr)
+	}
+	mc, ok := p.anchor(instr, x.Parent()).(*ssa.MakeClosure)
+	if !ok {
+		return true
+	}
+	for _, r := range ssax.Referrers(mc) {
+		switch r.(type) {
+		case *ssa.Call:
+			if p.mayReach(x, r) {
+				return true
+			}
+		default:
+			return true
+		}
+	}
+	return false
+}
+
 // deferredAside reports whether fn is a closure its function defers and
 // that stores into none of the variables it captures (asked of a closure
 // other than the write's own), so that it cannot set the function's named
@@ -510,10 +535,13 @@ func (p *Package) taint(err ssa.Value) *errTaint {
 					// variable that is not a named result, only the closure
 					// itself can read (defer func() { if err = w(); err !=
 					// nil { log(err) } }() drops the error).
+					// A load of the variable that runs only before the
+					// store (a conflict test of an earlier write's error
+					// in the same variable) does not read this error.
 					own := p.deferred(x.Parent()) && !namedResultCell(root(x.Addr, p))
 					for _, addr := range p.cellAddrs(root(x.Addr, p)) {
 						for _, rr := range ssax.Referrers(addr) {
-							if ld, ok := rr.(*ssa.UnOp); ok && ld.Op == token.MUL && (!own || ld.Parent() == x.Parent() || p.deferred(ld.Parent())) {
+							if ld, ok := rr.(*ssa.UnOp); ok && ld.Op == token.MUL && (!own || ld.Parent() == x.Parent() || p.deferred(ld.Parent())) && p.mayRunAfter(x, ld) {
 								push(ld)
 							}
 						}
