@@ -351,9 +351,9 @@ func (p *Package) InformerRewatched(obj ssa.Value) *ssa.Call {
 
 // queuesEveryUpdate reports whether an event handler (a handler struct of
 // funcs, or a pointer to one) has an UpdateFunc that queues every update:
-// it calls a work queue's Add or an enqueue... function, and none of its
-// branches depends on the old object but through a comparison of the two
-// resourceVersions.
+// it calls a work queue's Add or an enqueue... function, and neither its
+// branches nor the arguments of its calls depend on the old object but
+// through a comparison of the two resourceVersions.
 func (p *Package) queuesEveryUpdate(h ssa.Value) bool {
 	v := strip(h)
 	if mi, ok := v.(*ssa.MakeInterface); ok {
@@ -411,6 +411,13 @@ func (p *Package) unfilteredUpdate(fn *ssa.Function) bool {
 		for _, instr := range b.Instrs {
 			switch x := instr.(type) {
 			case ssa.CallInstruction:
+				// A call given the old object may compare it with the
+				// new one (c.enqueueIfChanged(old, new)).
+				for _, a := range x.Common().Args {
+					if dependsOn(a, old, map[ssa.Value]bool{}, 0) {
+						return false
+					}
+				}
 				queues = queues || model.IsWorkqueueAdd(x.Common()) || model.IsRequeueCall(x.Common())
 			case *ssa.If:
 				if dependsOn(x.Cond, old, map[ssa.Value]bool{}, 0) {
