@@ -536,3 +536,50 @@ func conflictCounts(ctx context.Context, c Widgets) error {
 		}
 	})
 }
+
+// TestLoopsDeterministic checks that what makes a loop a retry does not
+// depend on the order of a map: a loop with two nil checks of errors, each
+// of whose failure can go round the loop and success leave it, is read the
+// same way by every analysis of the package (the blocks of a loop are
+// walked in the function's order).
+func TestLoopsDeterministic(t *testing.T) {
+	const src = `
+func moveToNode(ctx context.Context, c Widgets, node int) error {
+	for i := 0; i < 20; i++ {
+		w, err := c.Get(ctx, "w", metav1.GetOptions{})
+		if err != nil {
+			klog.ErrorS(err, "get")
+		} else if w.Size != node {
+			w.Size = node
+			if _, err := c.Update(ctx, w, metav1.UpdateOptions{}); err != nil {
+				klog.ErrorS(err, "update")
+			} else {
+				return nil
+			}
+		}
+		if err != nil {
+			continue
+		}
+		return nil
+	}
+	return nil
+}
+`
+	var first string
+	for i := 0; i < 30; i++ {
+		p, fp := build(t, src)
+		ls := fp.Loops(p.Func(t, "moveToNode"))
+		if len(ls) != 1 || ls[0].NilCheck == nil {
+			t.Fatalf("Loops: %+v, want one loop that retries on an error", ls)
+		}
+		got := p.SSA.Prog.Fset.Position(ls[0].NilCheck.Pos()).String()
+		for _, a := range ls[0].Attempts {
+			got += " " + a.Common().Value.Name()
+		}
+		if i == 0 {
+			first = got
+		} else if got != first {
+			t.Fatalf("analysis %d: nil check %s, analysis 0: %s", i, got, first)
+		}
+	}
+}

@@ -59,6 +59,10 @@ type Loop struct {
 	Fn     *ssa.Function
 	Header *ssa.BasicBlock
 	Blocks map[*ssa.BasicBlock]bool
+	// order is Blocks in the order of the function's blocks: what walks a
+	// loop's blocks walks them in this order, so that its answer does not
+	// depend on a map's.
+	order []*ssa.BasicBlock
 	// Conflict is the IsConflict call that makes it a conflict retry loop.
 	Conflict *ssa.Call
 	// NilCheck, without Conflict, is the nil check of an attempt's error
@@ -432,6 +436,11 @@ func (p *Package) Loops(fn *ssa.Function) []*Loop {
 		}
 	}
 	for _, l := range loops {
+		for _, b := range fn.Blocks {
+			if l.Blocks[b] {
+				l.order = append(l.order, b)
+			}
+		}
 		l.Iterates = iterates(l)
 		p.findConflictCheck(l)
 	}
@@ -442,7 +451,7 @@ func (p *Package) Loops(fn *ssa.Function) []*Loop {
 // iterates reports whether a loop walks a collection: range over a map, a
 // string or a channel, or an induction variable used as an index.
 func iterates(l *Loop) bool {
-	for b := range l.Blocks {
+	for _, b := range l.order {
 		for _, instr := range b.Instrs {
 			switch x := instr.(type) {
 			case *ssa.Next:
@@ -486,7 +495,7 @@ func inductive(v ssa.Value, l *Loop) bool {
 // findConflictCheck finds an IsConflict check of an error from a call in the
 // loop, whose conflict outcome goes round the loop again.
 func (p *Package) findConflictCheck(l *Loop) {
-	for b := range l.Blocks {
+	for _, b := range l.order {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(*ssa.Call)
 			if !ok || !p.isConflictCall(call.Common()) || len(call.Call.Args) != 1 {
@@ -511,7 +520,7 @@ func (p *Package) findConflictCheck(l *Loop) {
 	}
 	// A loop that goes round again on any error of an attempt and leaves
 	// when it succeeds: for i := 0; i < n && err != nil; i++ { err = op() }.
-	for b := range l.Blocks {
+	for _, b := range l.order {
 		iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
 		if !ok {
 			continue
@@ -677,7 +686,7 @@ func errorSources(v ssa.Value, l *Loop) []ssa.CallInstruction {
 // compared in the loop, a check of a context that can be done (ctx.Err(),
 // a select on ctx.Done()), or a select on a timeout or a stop channel.
 func (p *Package) loopBounded(l *Loop) bool {
-	for b := range l.Blocks {
+	for _, b := range l.order {
 		iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
 		if !ok {
 			continue
@@ -707,7 +716,7 @@ func (p *Package) loopBounded(l *Loop) bool {
 			}
 		}
 	}
-	for b := range l.Blocks {
+	for _, b := range l.order {
 		for _, instr := range b.Instrs {
 			if sel, ok := instr.(*ssa.Select); ok && p.selectEnds(sel, l) {
 				return true
@@ -822,7 +831,7 @@ func ctxErrOf(bin *ssa.BinOp) ssa.Value {
 
 // backoff reports whether a retry loop waits between attempts.
 func (l *Loop) backoff() bool {
-	for b := range l.Blocks {
+	for _, b := range l.order {
 		for _, instr := range b.Instrs {
 			switch x := instr.(type) {
 			case *ssa.Select:
@@ -849,13 +858,13 @@ func (l *Loop) minWait(fixed func(*ssa.Global) ssa.Value) time.Duration {
 	// block that goes back to the header (if IsConflict(err) { continue }
 	// before a sleep for other errors retries a conflict at once).
 	var latches []*ssa.BasicBlock
-	for b := range l.Blocks {
+	for _, b := range l.order {
 		if slices.Contains(b.Succs, l.Header) {
 			latches = append(latches, b)
 		}
 	}
 	var w time.Duration
-	for b := range l.Blocks {
+	for _, b := range l.order {
 		if len(latches) == 0 || !all(latches, b.Dominates) {
 			continue
 		}
@@ -946,7 +955,7 @@ func all(bs []*ssa.BasicBlock, f func(*ssa.BasicBlock) bool) bool {
 // loopCallsInvalid reports whether a loop tests an error with
 // apierrors.IsInvalid (a retry of a failed JSON patch test).
 func loopCallsInvalid(l *Loop) bool {
-	for b := range l.Blocks {
+	for _, b := range l.order {
 		for _, instr := range b.Instrs {
 			if c, ok := instr.(ssa.CallInstruction); ok && model.CallsIsInvalid(c.Common()) {
 				return true
