@@ -349,6 +349,8 @@ it, when every caller in the package calls it so or passes nil for it
 through an interface of the package's own included (a method with an
 unexported name can be called only from its package); or in a closure made
 there, such as a retried function that reads the object again), whether the
+patch runs in that branch or after it (the removal made there, the patch
+sent later: a deletion timestamp is never unset), and whether the
 patch is a diff or a body that sets metadata.finalizers to the list: the API
 server refuses new finalizers on an object being deleted, so a stale list
 that brings back one removed meanwhile is rejected with 422 Unprocessable

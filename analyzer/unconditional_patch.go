@@ -142,10 +142,13 @@ func (ck *checker) patchHazard(w *writes.Write, info *patch.Info) (string, []ana
 			if !sentBy(w, m.Field, obj) {
 				continue
 			}
-			if m.Field == "finalizers" && onlyRemoves(m) && ck.whileDeleting(w, obj) {
+			if m.Field == "finalizers" && onlyRemoves(m) && (ck.whileDeleting(w, obj) || ck.flow.WhileDeleting(obj, m.Instr)) {
 				// The API server refuses new finalizers on an object being
 				// deleted: a stale list that brings back one removed
-				// meanwhile is rejected (422), not applied.
+				// meanwhile is rejected (422), not applied. A removal that
+				// runs only while the object is being deleted is sent
+				// while it still is (a deletion timestamp is never unset),
+				// by a patch inside the test of it or after it.
 				continue
 			}
 			if m.Replaced {

@@ -222,3 +222,37 @@ func (r *HelperCleanup) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.R
 	}
 	return ctrl.Result{}, nil
 }
+
+// LateStatusCleanup removes its finalizer in a helper it calls only in the
+// deletion branch, then leaves the branch and patches status and
+// finalizers together after it: the object is still being deleted when the
+// patch runs (a deletion timestamp is never unset), so the removal is safe.
+// Its positive control is the removal made outside the branch, patched the
+// same way.
+type LateStatusCleanup struct {
+	client.Client
+}
+
+func (r *LateStatusCleanup) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	var cm corev1.ConfigMap
+	if err := r.Get(ctx, req.NamespacedName, &cm); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	base := cm.DeepCopy()
+	if !cm.DeletionTimestamp.IsZero() {
+		r.finalize(&cm)
+	}
+	cm.Annotations = map[string]string{"example.com/observed": "true"}
+	if err := r.Patch(ctx, &cm, client.MergeFrom(base)); err != nil {
+		return ctrl.Result{}, err
+	}
+	base = cm.DeepCopy()
+	if cm.Labels["example.com/retired"] == "true" {
+		r.finalize(&cm)
+	}
+	return ctrl.Result{}, r.Patch(ctx, &cm, client.MergeFrom(base)) // want "^unconditional-patch: Patch of cm .*finalizers list"
+}
+
+func (r *LateStatusCleanup) finalize(cm *corev1.ConfigMap) {
+	controllerutil.RemoveFinalizer(cm, widgetFinalizer)
+}
