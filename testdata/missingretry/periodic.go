@@ -110,3 +110,32 @@ func (r *secretResyncer) resyncOne() {
 		klog.ErrorS(err, "cannot resync", "secret", s.Name)
 	}
 }
+
+// A topology publisher that rebuilds once at the start and then every
+// period, through a helper: a write the first run loses to a conflict is
+// redone by the next period, which reads the ConfigMap again.
+type topologyPublisher struct {
+	cs     kubernetes.Interface
+	lister corelisters.ConfigMapLister
+}
+
+func (m *topologyPublisher) Run(ctx context.Context) {
+	m.rebuild(ctx)
+	go wait.Until(func() { m.rebuild(ctx) }, time.Minute, ctx.Done())
+}
+
+func (m *topologyPublisher) rebuild(ctx context.Context) {
+	m.publish(ctx)
+}
+
+func (m *topologyPublisher) publish(ctx context.Context) {
+	cached, err := m.lister.ConfigMaps("kube-system").Get("topology")
+	if err != nil {
+		return
+	}
+	cm := cached.DeepCopy()
+	cm.Data = map[string]string{"rebuilt": time.Now().String()}
+	if _, err := m.cs.CoreV1().ConfigMaps(cm.Namespace).Update(ctx, cm, metav1.UpdateOptions{}); err != nil {
+		klog.ErrorS(err, "cannot publish the topology")
+	}
+}

@@ -9,9 +9,10 @@ import (
 // Periodic returns the function, fn or one that fn is a closure of, that a
 // periodic runner of the package (wait.Until and its kin: model.PeriodicFn)
 // runs every period: one given to the runner as a func literal, a method
-// value or a function, or an unexported function of the package that is
-// called only from such functions (maxCallerDepth callers deep), as in
-// wait.Until(func() { c.resync() }, ...). nil when there is none.
+// value or a function, or an unexported function of the package that such
+// a function calls (maxCallerDepth callers deep), as in wait.Until(func() {
+// c.resync() }, ...), whoever else calls it: the next period runs it again.
+// nil when there is none.
 func (p *Package) Periodic(fn *ssa.Function) *ssa.Function {
 	for f := fn; f != nil; f = f.Parent() {
 		if p.periodic(f, 0) {
@@ -39,20 +40,16 @@ func (p *Package) periodic(fn *ssa.Function, depth int) bool {
 	if obj := fn.Object(); obj == nil || obj.Exported() || p.escapes(fn) {
 		return false
 	}
-	calls := p.callsOf[fn]
-	if len(calls) == 0 {
-		return false
-	}
-	for _, c := range calls {
-		run := false
-		for g := c.Parent(); g != nil && !run; g = g.Parent() {
-			run = g != fn && p.periodic(g, depth+1)
-		}
-		if !run {
-			return false
+	// One call from a function run every period is enough: whoever else
+	// calls it (once at the start, say), the next period runs it again.
+	for _, c := range p.callsOf[fn] {
+		for g := c.Parent(); g != nil; g = g.Parent() {
+			if g != fn && p.periodic(g, depth+1) {
+				return true
+			}
 		}
 	}
-	return true
+	return false
 }
 
 // boundMethod returns the method a bound method wrapper (the function of
