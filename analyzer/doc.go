@@ -288,7 +288,10 @@ information. Reported at the Patch call:
     (an ID kept in an annotation): it is outside data. A list cleared and
     built again (SetOwnerReferences(nil), then SetControllerReference;
     obj.Status.Conditions = make(...), then appends of values not read
-    from it) is desired state, in a patch and in CreateOrPatch's mutate function alike;
+    from it) is desired state, in a patch and in CreateOrPatch's mutate function alike,
+    and so is every list inside a struct set whole to a value not computed
+    from the object (dep.Spec = buildSpec(cr), then ct.Env = append(ct.Env,
+    e) on its first container);
     a map copied key by key (for k, v := range obj.Annotations { ann[k] = v
     }) changes no key. A map key read back after it was set
     (obj.Annotations[k] = job.Annotations[k], then obj.Annotations[k] in a

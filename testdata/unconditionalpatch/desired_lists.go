@@ -417,3 +417,38 @@ func (r *SyncTemplate) pinWidget(ctx context.Context, key client.ObjectKey) erro
 }
 
 var _ = []any{(*SyncTemplate).pinWidget}
+
+// rebuildSpec sets the whole spec to one built from the template, then
+// adds an environment variable to its first container: the containers
+// list, and the env list in it, are the ones built, not the ones read.
+// extendEnv adds the same variable to the containers read.
+func (r *SyncTemplate) rebuildSpec(ctx context.Context, key client.ObjectKey, tmpl *corev1.PodTemplate) error {
+	deploy := &appsv1.Deployment{}
+	if err := r.Get(ctx, key, deploy); err != nil {
+		return err
+	}
+	base := deploy.DeepCopy()
+	deploy.Spec = specFromTemplate(tmpl)
+	ct := &deploy.Spec.Template.Spec.Containers[0]
+	ct.Env = append(ct.Env, corev1.EnvVar{Name: "POD_NAME", Value: key.Name})
+	return r.Patch(ctx, deploy, client.MergeFrom(base))
+}
+
+func (r *SyncTemplate) extendEnv(ctx context.Context, key client.ObjectKey) error {
+	deploy := &appsv1.Deployment{}
+	if err := r.Get(ctx, key, deploy); err != nil {
+		return err
+	}
+	base := deploy.DeepCopy()
+	ct := &deploy.Spec.Template.Spec.Containers[0]
+	ct.Env = append(ct.Env, corev1.EnvVar{Name: "POD_NAME", Value: key.Name})
+	return r.Patch(ctx, deploy, client.MergeFrom(base)) // want "^unconditional-patch: Patch of deploy .*spec.template.spec.containers list"
+}
+
+func specFromTemplate(tmpl *corev1.PodTemplate) appsv1.DeploymentSpec {
+	return appsv1.DeploymentSpec{
+		Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: tmpl.Template.Spec.Containers[0].Image}}}},
+	}
+}
+
+var _ = []any{(*SyncTemplate).rebuildSpec, (*SyncTemplate).extendEnv}

@@ -82,7 +82,7 @@ func (p *Package) fillsOfReplaced(ms []Mutation, obj map[ssa.Value]bool) {
 			// obj.Status.Conditions = append(obj.Status.Conditions, c) }:
 			// the list is built anew, from values not read from it.
 			for _, set := range ms {
-				if set.Instr != st && set.Replaced && set.Field == ms[i].Field && p.dominates(set.Instr, st) {
+				if set.Instr != st && set.replaces(ms[i].Field) && p.dominates(set.Instr, st) {
 					ms[i].Replaced = true
 					break
 				}
@@ -91,7 +91,7 @@ func (p *Package) fillsOfReplaced(ms []Mutation, obj map[ssa.Value]bool) {
 		}
 		if _, ok := ms[i].Instr.(ssa.CallInstruction); ok && ms[i].List && !ms[i].Replaced {
 			for _, set := range ms {
-				if set.Instr != ms[i].Instr && set.Replaced && set.Field == ms[i].Field && p.dominates(set.Instr, ms[i].Instr) {
+				if set.Instr != ms[i].Instr && set.replaces(ms[i].Field) && p.dominates(set.Instr, ms[i].Instr) {
 					ms[i].Replaced = true
 					break
 				}
@@ -99,16 +99,33 @@ func (p *Package) fillsOfReplaced(ms []Mutation, obj map[ssa.Value]bool) {
 			continue
 		}
 		ia, ok := ms[i].Instr.(*ssa.IndexAddr)
-		if !ok || !ms[i].List || ms[i].Replaced || p.filledFrom(ia, obj, ms[i].Field) {
+		if !ok || !ms[i].List || ms[i].Replaced {
 			continue
 		}
+		// An element of a list set to desired state is filled from what
+		// it is filled with; an element of a struct set whole (dep.Spec =
+		// build(cr)) is an element of the list built, whatever it is
+		// filled from after (ct.Env = append(ct.Env, e)).
+		filled := p.filledFrom(ia, obj, ms[i].Field)
 		for _, set := range ms {
-			if _, ok := set.Instr.(*ssa.Store); ok && set.Replaced && set.Field == ms[i].Field && p.dominates(set.Instr, ms[i].Instr) {
+			if _, ok := set.Instr.(*ssa.Store); ok && set.replaces(ms[i].Field) && (!filled || set.Field != ms[i].Field) && p.dominates(set.Instr, ms[i].Instr) {
 				ms[i].Replaced = true
 				break
 			}
 		}
 	}
+}
+
+// replaces reports whether a change sets the list at field path to desired
+// state: it sets that list so, or it stores into a struct that holds the
+// list a value not computed from the object (dep.Spec = buildSpec(cr):
+// every list inside is the one built).
+func (m Mutation) replaces(field string) bool {
+	if m.Field == field {
+		return m.Replaced
+	}
+	_, store := m.Instr.(*ssa.Store)
+	return store && !m.List && !m.FromRead && strings.HasPrefix(field, m.Field+".")
 }
 
 // appendsToItself reports whether a store into a list field stores an
