@@ -128,8 +128,8 @@ func returnsAnError(sig *types.Signature) bool {
 
 // rereadEachPeriod reports whether a write is in a function that a periodic
 // runner (wait.Until, wait.JitterUntilWithContext, ...) runs every period,
-// given as a func literal, a method value or a function, or called only
-// from such a function, and writes an object read in that function: each
+// given as a func literal, a method value or a function, or called from
+// such a function, and writes an object read in that function: each
 // period reads the object again and redoes the change, so a lost write is
 // retried one period later.
 func (ck *checker) rereadEachPeriod(w *writes.Write) bool {
