@@ -105,17 +105,18 @@ func IsEventHandlerFuncs(t types.Type) bool {
 const UpdateFunc = "UpdateFunc"
 
 // IsRVRead reports whether v reads a resourceVersion: the ResourceVersion
-// field of an object's metadata, or a call of GetResourceVersion().
+// field of an object's metadata (IsRVField), or a call of
+// GetResourceVersion().
 func IsRVRead(v ssa.Value) bool {
 	switch x := v.(type) {
 	case *ssa.UnOp:
 		if fa, ok := x.X.(*ssa.FieldAddr); ok {
 			st, ok := fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
-			return ok && st.Field(fa.Field).Name() == "ResourceVersion"
+			return ok && IsRVField(fa.X.Type(), st.Field(fa.Field))
 		}
 	case *ssa.Field:
 		st, ok := x.X.Type().Underlying().(*types.Struct)
-		return ok && st.Field(x.Field).Name() == "ResourceVersion"
+		return ok && IsRVField(x.X.Type(), st.Field(x.Field))
 	case *ssa.Call:
 		name, _, _, ok := methodOf(&x.Call)
 		return ok && name == GetResourceVersion && len(Args(&x.Call)) == 0
