@@ -10,9 +10,11 @@ import (
 )
 
 // checkStaleRetry reports Updates inside a conflict retry of objects read
-// only outside the retried function.
+// only outside the retried function. A helper that re-reads the object on
+// some path (when its caller asks, after a conflict) is not one: the retry
+// may send a fresh version.
 func checkStaleRetry(ck *checker, w *writes.Write) []finding {
-	if w.Op != model.OpUpdate || w.Obj == nil || w.ReadsFirst || w.HelperRetries() || w.HelperReadsFirst() {
+	if w.Op != model.OpUpdate || w.Obj == nil || w.ReadsFirst || w.HelperRetries() || w.HelperReadsFirst() || w.HelperRereads() {
 		return nil
 	}
 	r := w.Retry()

@@ -201,8 +201,71 @@ func okPollRereadsAfterFailedUpdate(ctx context.Context, c client.Client, key cl
 	})
 }
 
+// migrateOnce writes cm, or a copy it reads first when asked to: the
+// storage-version migrator's try. It tells its caller to re-read after a
+// conflict.
+func migrateOnce(ctx context.Context, cs kubernetes.Interface, cm *corev1.ConfigMap, reread bool) (bool, error) {
+	var err error
+	if reread {
+		cm, err = cs.CoreV1().ConfigMaps(cm.Namespace).Get(ctx, cm.Name, metav1.GetOptions{})
+		if err != nil {
+			return true, err
+		}
+	}
+	_, err = cs.CoreV1().ConfigMaps(cm.Namespace).Update(ctx, cm, metav1.UpdateOptions{})
+	if err == nil {
+		return false, nil
+	}
+	return apierrors.IsConflict(err), err
+}
+
+// The loop hands the object read before it to a helper that re-reads it on
+// the attempts after a conflict: only the first attempt sends that version.
+func okLoopHelperRereadsAfterConflict(ctx context.Context, cs kubernetes.Interface, ns, name string) error {
+	cm, err := cs.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	reread := false
+	for attempt := 0; attempt < 5; attempt++ {
+		reread, err = migrateOnce(ctx, cs, cm, reread)
+		if !apierrors.IsConflict(err) {
+			return err
+		}
+		time.Sleep(time.Duration(attempt+1) * 100 * time.Millisecond)
+	}
+	return err
+}
+
+// writeOnce writes cm as it is passed, whatever its caller asks.
+func writeOnce(ctx context.Context, cs kubernetes.Interface, cm *corev1.ConfigMap, reread bool) (bool, error) {
+	_, err := cs.CoreV1().ConfigMaps(cm.Namespace).Update(ctx, cm, metav1.UpdateOptions{})
+	if err == nil {
+		return false, nil
+	}
+	return apierrors.IsConflict(err) && reread, err
+}
+
+// The same loop around a helper that never re-reads: every attempt resends
+// the version read before the loop.
+func badLoopHelperNeverRereads(ctx context.Context, cs kubernetes.Interface, ns, name string) error {
+	cm, err := cs.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	reread := false
+	for attempt := 0; attempt < 5; attempt++ {
+		reread, err = writeOnce(ctx, cs, cm, reread) // want "^stale-retry: .*cm"
+		if !apierrors.IsConflict(err) {
+			return err
+		}
+		time.Sleep(time.Duration(attempt+1) * 100 * time.Millisecond)
+	}
+	return err
+}
+
 // The functions above are run by the controller's workers.
-var _ = []any{badAttemptsWrapperWithParameter, badExponentialBackoffNodeReadBeforeRetry, badHandWrittenLoopReadBeforeLoop, badPollUntilTimeoutNamespaceReadBeforePoll, badSamePackageWrapperReadBeforeRetry}
+var _ = []any{badAttemptsWrapperWithParameter, badLoopHelperNeverRereads, badExponentialBackoffNodeReadBeforeRetry, badHandWrittenLoopReadBeforeLoop, badPollUntilTimeoutNamespaceReadBeforePoll, badSamePackageWrapperReadBeforeRetry}
 
 // The functions above are run by the program's workers.
-var _ = []any{okExponentialBackoffGetInsideCondition, okHandWrittenLoopGetsEachAttempt, okLoopReReadsOnConflict, okPollRereadsAfterFailedUpdate, okSamePackageWrapperGetInside}
+var _ = []any{okExponentialBackoffGetInsideCondition, okHandWrittenLoopGetsEachAttempt, okLoopHelperRereadsAfterConflict, okLoopReReadsOnConflict, okPollRereadsAfterFailedUpdate, okSamePackageWrapperGetInside}

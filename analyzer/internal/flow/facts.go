@@ -98,8 +98,13 @@ type WriteFact struct {
 	ErrReturned bool // the write's error is returned to the caller
 	InRetry     bool // the write runs inside the function's own conflict retry
 	ReadsFirst  bool // the write reads the object itself first (controllerutil.CreateOrUpdate)
-	Replaces    bool // an Update of a parameter the function also creates: create-or-replace
-	Client      int  // the parameter holding the client written through, or -1
+	// Rereads: on some path the function writes, instead of the parameter,
+	// an object it reads itself (a helper that re-reads when its caller
+	// asks, after a conflict): a retry around it need not resend the
+	// parameter's version.
+	Rereads  bool `json:",omitempty"`
+	Replaces bool // an Update of a parameter the function also creates: create-or-replace
+	Client   int  // the parameter holding the client written through, or -1
 	// At is where the write is: the client call, at the end of the chain
 	// of helpers that pass the object on. A position of the helper's
 	// package, as a file name and line, to point a caller's finding at.

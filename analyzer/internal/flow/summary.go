@@ -163,9 +163,13 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 	s.Writer = len(writes) > 0
 	for _, w := range writes {
 		written := map[int]bool{}
+		rereads := w.Via != nil && w.ViaWrite.Rereads
 		for _, o := range p.Object(w.Obj, w.Call) {
-			if o.Kind == Unknown && o.Param != nil && o.Param.Parent() == fn {
+			switch {
+			case o.Kind == Unknown && o.Param != nil && o.Param.Parent() == fn:
 				written[paramIndex(fn, o.Param)] = true
+			case o.Kind == Read || o.Kind == Precondition:
+				rereads = true
 			}
 		}
 		// A patch between parameters (or through copies of them).
@@ -174,7 +178,7 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 			written[d.obj] = true
 		}
 		for _, idx := range sortedKeys(written) {
-			wf := WriteFact{Param: idx, Op: w.Op, ReadsFirst: w.ReadsFirst, Replaces: w.Replaces, Client: -1, At: w.ViaWrite.At, PatchArg: -1}
+			wf := WriteFact{Param: idx, Op: w.Op, ReadsFirst: w.ReadsFirst, Rereads: rereads, Replaces: w.Replaces, Client: -1, At: w.ViaWrite.At, PatchArg: -1}
 			wf.Status = w.Client != nil && w.Client.Subresource == "status" || w.Via != nil && w.ViaWrite.Status
 			if isDiff && d.obj == idx {
 				wf.Diff, wf.From, wf.FromField, wf.PatchArg, wf.Status = d.patchArg < 0, d.from, d.fromField, d.patchArg, d.status

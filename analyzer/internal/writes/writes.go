@@ -101,6 +101,10 @@ func (w *Write) Origins() []flow.Origin {
 // the object again itself before writing it (it calls CreateOrUpdate).
 func (w *Write) HelperReadsFirst() bool { return w.Via != nil && w.ViaWrite.ReadsFirst }
 
+// HelperRereads reports whether the write is through a helper that, on some
+// path, writes an object it reads itself instead of the one passed.
+func (w *Write) HelperRereads() bool { return w.Via != nil && w.ViaWrite.Rereads }
+
 // HelperRetries reports whether the write is through a helper that retries
 // its write on conflict itself.
 func (w *Write) HelperRetries() bool { return w.Via != nil && w.ViaWrite.InRetry }
