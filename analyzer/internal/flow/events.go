@@ -71,6 +71,9 @@ func (p *Package) aliases(v ssa.Value) []ssa.Value {
 					}
 				}
 			case *ssa.Call:
+				if model.ObjectMethod(r.Common()) == model.GetObjectMeta && model.Recv(r.Common()) == x {
+					push(r) // x.(metav1.ObjectMetaAccessor).GetObjectMeta(): its metadata, in place
+				}
 				if f, ok := model.FuncOf(r.Common()); ok && f.Kind == model.FuncAlias && model.Arg(r.Common(), f.Src) == x {
 					for _, rr := range ssax.Referrers(r) {
 						if e, ok := rr.(*ssa.Extract); ok && e.Index == 0 {
@@ -194,6 +197,14 @@ func (p *Package) fieldEvents(fa *ssa.FieldAddr) []*event {
 					}
 				}
 			case ssa.CallInstruction:
+				if c, ok := r.(*ssa.Call); ok && model.ObjectMethod(c.Common()) == model.GetObjectMeta {
+					// obj.GetObjectMeta().SetResourceVersion(x), through
+					// the method ObjectMeta promotes.
+					for _, a := range p.aliases(c) {
+						evs = append(evs, p.eventsOn(a)...)
+					}
+					continue
+				}
 				if e := p.callEvent(r, fa); e != nil {
 					evs = append(evs, e)
 				}
@@ -334,10 +345,27 @@ func rvSource(v ssa.Value) (ssa.Value, ssa.Instruction) {
 		}
 	case *ssa.Call:
 		if model.ObjectMethod(x.Common()) == model.GetResourceVersion {
-			return model.Recv(x.Common()), x
+			return metaOwner(model.Recv(x.Common())), x
 		}
 	}
 	return nil, nil
+}
+
+// metaOwner returns the object whose metadata v is, when v is
+// obj.GetObjectMeta() (on the object, or on its ObjectMeta through the
+// promoted method), or v itself.
+func metaOwner(v ssa.Value) ssa.Value {
+	for range maxFieldChain {
+		c, ok := strip(v).(*ssa.Call)
+		if !ok || model.ObjectMethod(c.Common()) != model.GetObjectMeta {
+			return v
+		}
+		v = model.Recv(c.Common())
+		if fa, ok := v.(*ssa.FieldAddr); ok && fieldName(fa) == "ObjectMeta" {
+			return fa.X
+		}
+	}
+	return v
 }
 
 // metaEvent classifies a store of a whole ObjectMeta into an object. In a

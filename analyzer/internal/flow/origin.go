@@ -379,6 +379,9 @@ func (p *Package) callResult(call *ssa.Call, idx int, info *objInfo) {
 	case model.DeepCopy, model.DeepCopyObject:
 		p.merge(info, p.describe(model.Recv(c)))
 		return
+	case model.GetObjectMeta:
+		p.merge(info, p.describe(metaOwner(call)))
+		return
 	}
 	if f, ok := model.FuncOf(c); ok {
 		switch {

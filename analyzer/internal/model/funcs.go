@@ -190,6 +190,9 @@ const (
 	DeepCopyInto       = "DeepCopyInto"
 	SetResourceVersion = "SetResourceVersion"
 	GetResourceVersion = "GetResourceVersion"
+	// GetObjectMeta returns the object's metadata as a metav1.Object
+	// (metav1.ObjectMetaAccessor): a view of the object, not a copy.
+	GetObjectMeta = "GetObjectMeta"
 )
 
 // ObjectMethod returns the name of a method call on an object whose name has
@@ -200,7 +203,7 @@ func ObjectMethod(c *ssa.CallCommon) string {
 		return ""
 	}
 	switch name {
-	case DeepCopy, DeepCopyObject, GetResourceVersion:
+	case DeepCopy, DeepCopyObject, GetResourceVersion, GetObjectMeta:
 		if sig.Params().Len() == 0 && sig.Results().Len() == 1 {
 			return name
 		}
