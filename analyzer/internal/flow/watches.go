@@ -37,7 +37,8 @@ func (p *Package) Rewatched(write ssa.CallInstruction, obj ssa.Value) *ssa.Call 
 		return nil
 	}
 	if p.watchedMemo == nil {
-		p.watchedMemo = p.watchedControllers()
+		// Non-nil once computed, also when the package has no controller.
+		p.watchedMemo = append([]watched{}, p.watchedControllers()...)
 	}
 	if len(p.watchedMemo) == 0 {
 		return nil
