@@ -79,6 +79,18 @@ func (p *Package) describe(v ssa.Value) *objInfo {
 	for _, a := range p.aliases(v) {
 		info.events = append(info.events, p.eventsOn(a)...)
 	}
+	// An object held in a field of a struct of the program (w :=
+	// wrapper{}; Get(ctx, key, &w.obj); write(&w.obj)): each &w.obj is an
+	// address of its own, and what fills one fills them all.
+	if fa, ok := v.(*ssa.FieldAddr); ok && wrapper(fa.X) {
+		for _, r := range ssax.Referrers(fa.X) {
+			if o, ok := r.(*ssa.FieldAddr); ok && o != fa && o.Field == fa.Field {
+				for _, a := range p.aliases(o) {
+					info.events = append(info.events, p.eventsOn(a)...)
+				}
+			}
+		}
+	}
 	info.origins = dedupOrigins(info.origins)
 	info.events = dedupEvents(info.events)
 	return info
