@@ -129,20 +129,33 @@ func returnsAnError(sig *types.Signature) bool {
 // rereadEachPeriod reports whether a write is in a function that a periodic
 // runner (wait.Until, wait.JitterUntilWithContext, ...) runs every period,
 // given as a func literal, a method value or a function, or called from
-// such a function, and writes an object read in that function: each
+// such a function, and writes an object read in that function; or is in a
+// loop written by hand that waits for a timer on every round
+// (flow.PeriodicLoop), and writes an object read in that loop: each
 // period reads the object again and redoes the change, so a lost write is
 // retried one period later.
 func (ck *checker) rereadEachPeriod(w *writes.Write) bool {
-	run := ck.flow.Periodic(w.Call.Parent())
-	if run == nil {
-		return false
-	}
 	origins := w.Origins()
 	if len(origins) == 0 {
 		return false
 	}
+	if l := ck.flow.PeriodicLoop(w.Call); l != nil && readIn(origins, func(site ssa.Instruction) bool {
+		return site.Parent() == l.Fn && l.Blocks[site.Block()]
+	}) {
+		return true // read and written on each round of a loop that waits for a timer
+	}
+	run := ck.flow.Periodic(w.Call.Parent())
+	if run == nil {
+		return false
+	}
+	return readIn(origins, func(site ssa.Instruction) bool { return flow.Within(site.Parent(), run) })
+}
+
+// readIn reports whether every origin is a read (from the API server or a
+// cache) at a site in.
+func readIn(origins []flow.Origin, in func(ssa.Instruction) bool) bool {
 	for _, o := range origins {
-		if (o.Kind != flow.Read && o.Kind != flow.CacheRead) || o.Site == nil || !flow.Within(o.Site.Parent(), run) {
+		if (o.Kind != flow.Read && o.Kind != flow.CacheRead) || o.Site == nil || !in(o.Site) {
 			return false
 		}
 	}

@@ -139,3 +139,77 @@ func (m *topologyPublisher) publish(ctx context.Context) {
 		klog.ErrorS(err, "cannot publish the topology")
 	}
 }
+
+// A ticker loop written by hand: every tick reads the ConfigMap again and
+// bumps its counter, so a bump lost to a conflict is redone at the next
+// tick.
+func triggerBackups(ctx context.Context, cs kubernetes.Interface, ticker *time.Ticker, ns, name string) {
+	for range ticker.C {
+		cm, err := cs.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			klog.ErrorS(err, "cannot read the backup trigger")
+			continue
+		}
+		if cm.Data["last"] == cm.Data["pending"] {
+			cm.Data["pending"] += "+"
+			if _, err := cs.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{}); err != nil {
+				klog.ErrorS(err, "cannot trigger a backup")
+			}
+		}
+	}
+}
+
+// The same by sleeping at the end of every round.
+func markHeartbeat(ctx context.Context, cs kubernetes.Interface, ns, name string) {
+	for {
+		cm, err := cs.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
+		if err == nil {
+			cm.Data["heartbeat"] = time.Now().String()
+			if _, err := cs.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{}); err != nil {
+				klog.ErrorS(err, "cannot write the heartbeat")
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(10 * time.Second):
+		}
+	}
+}
+
+// The control: the ConfigMap is read once, before the ticker loop, and each
+// tick resends that version, so a lost bump stays lost.
+func triggerBackupsReadOnce(ctx context.Context, cs kubernetes.Interface, ticker *time.Ticker, ns, name string) error {
+	cm, err := cs.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	for range ticker.C {
+		cm.Data["pending"] += "+"
+		if _, err := cs.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{}); err != nil { // want `^missing-retry: Update of cm is a read-modify-write`
+			klog.ErrorS(err, "cannot trigger a backup")
+		}
+	}
+	return nil
+}
+
+// The control: a loop over the items of one List is no period; a conflict
+// of one item is not redone by the next.
+func labelAll(ctx context.Context, cs kubernetes.Interface, ns string) error {
+	list, err := cs.CoreV1().ConfigMaps(ns).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return err
+	}
+	for i := range list.Items {
+		cm := &list.Items[i]
+		cm.Data["labelled"] = "true"
+		if _, err := cs.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{}); err != nil { // want `^missing-retry: Update of cm is a read-modify-write`
+			klog.ErrorS(err, "cannot label")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return nil
+}
+
+// The functions above are run by the controller's workers.
+var _ = []any{triggerBackups, markHeartbeat, triggerBackupsReadOnce, labelAll}

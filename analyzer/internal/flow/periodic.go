@@ -1,6 +1,10 @@
 package flow
 
 import (
+	"go/token"
+	"go/types"
+	"slices"
+
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
@@ -68,4 +72,59 @@ func boundMethod(fn *ssa.Function) *ssa.Function {
 		}
 	}
 	return fn
+}
+
+// PeriodicLoop returns a loop of the function at is in, around at, that
+// waits for a timer on every way round (for range ticker.C, <-time.After(d)
+// or time.Sleep(d) on every path back to its header, a select on a timer):
+// a hand-written periodic runner, which runs at again one period later.
+// A loop over a collection is not one. nil when there is none.
+func (p *Package) PeriodicLoop(at ssa.Instruction) *Loop {
+	for _, l := range p.Loops(at.Parent()) {
+		if l.Blocks[at.Block()] && !l.Iterates && l.waitsEachRound() {
+			return l
+		}
+	}
+	return nil
+}
+
+// waitsEachRound reports whether a loop blocks on a timer in a block that
+// every way back to its header passes.
+func (l *Loop) waitsEachRound() bool {
+	var latches []*ssa.BasicBlock
+	for _, b := range l.order {
+		if slices.Contains(b.Succs, l.Header) {
+			latches = append(latches, b)
+		}
+	}
+	if len(latches) == 0 {
+		return false
+	}
+	for _, b := range l.order {
+		if !all(latches, b.Dominates) {
+			continue
+		}
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Call:
+				if n := model.CalleeName(x.Common()); n == "time.Sleep" {
+					return true
+				}
+			case *ssa.UnOp:
+				if _, _, ok := model.TimerChan(x.X); ok && x.Op == token.ARROW {
+					return true // for range ticker.C, <-time.After(d)
+				}
+			case *ssa.Select:
+				if !x.Blocking {
+					continue
+				}
+				for _, st := range x.States {
+					if _, _, ok := model.TimerChan(st.Chan); ok && st.Dir == types.RecvOnly {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }

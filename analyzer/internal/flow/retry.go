@@ -745,7 +745,7 @@ func (p *Package) selectEnds(sel *ssa.Select, l *Loop) bool {
 			}
 		}
 		if call, repeats, ok := model.TimerChan(ch); ok {
-			if repeats || l.Blocks[call.Block()] {
+			if repeats || call != nil && l.Blocks[call.Block()] {
 				continue
 			}
 		}

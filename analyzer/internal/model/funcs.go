@@ -478,6 +478,13 @@ func TimerChan(ch ssa.Value) (call ssa.CallInstruction, repeats, ok bool) {
 				return c, r, true
 			}
 		}
+		// The C of a Ticker or Timer made elsewhere (a parameter, a field).
+		if ptr, ok := fa.X.Type().Underlying().(*types.Pointer); ok {
+			if n, ok := types.Unalias(ptr.Elem()).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" &&
+				fa.Field == 0 && (n.Obj().Name() == "Ticker" || n.Obj().Name() == "Timer") {
+				return nil, n.Obj().Name() == "Ticker", true
+			}
+		}
 	}
 	return nil, false, false
 }
