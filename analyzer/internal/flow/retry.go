@@ -512,6 +512,11 @@ func (p *Package) findConflictCheck(l *Loop) {
 			if succ != l.Header && !reachable(succ, l.Header, outside(l)) && succ != l.Header {
 				continue
 			}
+			if p.handsToRetry(succ, l) {
+				// if IsConflict(err) { err = retry.RetryOnConflict(...) }:
+				// the conflict is retried there, and going round moves on.
+				continue
+			}
 			l.Conflict = call
 			l.Attempts = attempts
 			l.AlsoInvalid = loopCallsInvalid(l)
@@ -557,6 +562,22 @@ func (p *Package) findConflictCheck(l *Loop) {
 		l.Attempts = attempts
 		return
 	}
+}
+
+// handsToRetry reports whether the branch of a loop that begins at succ
+// starts a conflict retry of its own.
+func (p *Package) handsToRetry(succ *ssa.BasicBlock, l *Loop) bool {
+	for _, b := range l.order {
+		if !succ.Dominates(b) {
+			continue
+		}
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(ssa.CallInstruction); ok && len(p.retriesOfCall(c)) > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // retryStart returns the edge where a retry loop's path to another attempt
