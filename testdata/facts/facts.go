@@ -90,3 +90,15 @@ func IsRetryable(err error) bool { // want IsRetryable:"tests for conflict"
 
 // Unrelated has nothing to summarise.
 func Unrelated(a, b int) int { return a + b }
+
+// WithoutString returns the list without s: a part of the list, whatever
+// it is of.
+func WithoutString(list []string, s string) (result []string) { // want WithoutString:"returns a part of #0"
+	for _, item := range list {
+		if item == s {
+			continue
+		}
+		result = append(result, item)
+	}
+	return
+}

@@ -126,3 +126,41 @@ var _ = []any{badDropHelperError, badSaveBuilt, badStaleInMethodRetry, badStaleT
 
 // The functions above are run by the program's workers.
 var _ = []any{okFetchIntoBuilt, okHelperRetriesItself, okReadInsideHelperRetry, okSaveLatestCopy}
+
+// A finalizer removed with a list helper of another package, from a copy
+// of a ConfigMap being deleted, in a helper that only the deletion branch
+// calls: a stale list cannot bring a finalizer back.
+type cleanupReconciler struct {
+	client.Client
+}
+
+func (r *cleanupReconciler) reconcile(ctx context.Context, key client.ObjectKey) error {
+	cm := new(corev1.ConfigMap)
+	if err := r.Get(ctx, key, cm); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	if cm.ObjectMeta.DeletionTimestamp == nil {
+		return r.dropLegacy(ctx, cm)
+	}
+	return r.release(ctx, cm)
+}
+
+func (r *cleanupReconciler) release(ctx context.Context, cm *corev1.ConfigMap) error {
+	cm2 := cm.DeepCopy()
+	cm2.Finalizers = facts.WithoutString(cm2.Finalizers, "example.com/cleanup")
+	patch := client.MergeFrom(cm)
+	if err := r.Patch(ctx, cm2, patch); err != nil {
+		return err
+	}
+	return nil
+}
+
+// The control: the same removal from a ConfigMap that is not being deleted.
+func (r *cleanupReconciler) dropLegacy(ctx context.Context, cm *corev1.ConfigMap) error {
+	cm2 := cm.DeepCopy()
+	cm2.Finalizers = facts.WithoutString(cm2.Finalizers, "example.com/legacy")
+	return r.Patch(ctx, cm2, client.MergeFrom(cm)) // want "^unconditional-patch: Patch of cm2 .*finalizers list"
+}
+
+// The function above is run by the controller's workers.
+var _ = []any{(*cleanupReconciler).reconcile}

@@ -33,6 +33,7 @@ type FuncFact struct {
 	ClearsRV         []int
 	Stores           []StoreFact // a constructor: copies of parameters kept in fields
 	Creates          []int       // object parameters passed to a Create
+	ListParts        []int       `json:",omitempty"` // list parameters result 0 is a part of
 }
 
 // PatchFact says a result of a function is a patch body it builds.
@@ -237,6 +238,9 @@ func (f *FuncFact) String() string {
 	for _, i := range f.Creates {
 		parts = append(parts, fmt.Sprintf("creates #%d", i))
 	}
+	for _, i := range f.ListParts {
+		parts = append(parts, fmt.Sprintf("returns a part of #%d", i))
+	}
 	for _, pf := range f.Patches {
 		kind := "merge patch"
 		if pf.JSON {
@@ -298,10 +302,11 @@ func (p *Package) Fact(fn *ssa.Function) *FuncFact {
 	f.ReturnsFake = s.ReturnsFake
 	f.Stores = s.Stores
 	f.Creates = s.Creates
+	f.ListParts = s.ListParts
 	if len(f.Stores) > 0 {
 		return f
 	}
-	if len(f.Returns)+len(f.ReadsInto)+len(f.Writes)+len(f.Feeds)+len(f.Retries)+len(f.Mutates)+len(f.Patches)+len(f.SetsRV)+len(f.ClearsRV)+len(f.Creates) == 0 && !f.ConflictTest && !f.LogsErrors && !f.SwallowsConflict && !f.ReturnsFake {
+	if len(f.Returns)+len(f.ReadsInto)+len(f.Writes)+len(f.Feeds)+len(f.Retries)+len(f.Mutates)+len(f.Patches)+len(f.SetsRV)+len(f.ClearsRV)+len(f.Creates)+len(f.ListParts) == 0 && !f.ConflictTest && !f.LogsErrors && !f.SwallowsConflict && !f.ReturnsFake {
 		return nil
 	}
 	return f

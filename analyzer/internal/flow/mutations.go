@@ -871,7 +871,17 @@ func (p *Package) partOf(v ssa.Value, isList func(ssa.Value) bool, seen map[ssa.
 			return p.partOf(c.Args[i], isList, seen, depth+1) // slices.DeleteFunc(l, f)
 		}
 		fn := callee(c)
-		if fn == nil || !p.local(fn) || len(fn.Blocks) == 0 {
+		if fn != nil && !p.local(fn) {
+			// A helper of another package, by its fact.
+			parts := known(p, fn, func(s *Summary) []int { return s.ListParts }, func(f *FuncFact) []int { return f.ListParts })
+			for _, i := range parts {
+				if i < len(c.Args) && p.partOf(c.Args[i], isList, seen, depth+1) {
+					return true
+				}
+			}
+			return false
+		}
+		if fn == nil || len(fn.Blocks) == 0 {
 			return false
 		}
 		// A local helper: every result it returns is a part of the

@@ -35,6 +35,7 @@ type Summary struct {
 	Stores              []StoreFact  // copies of parameters kept in a field of the struct returned
 	Copies              []CopyFact   // results that are copies of parameters (or of their fields)
 	Creates             []int        // object parameters passed to a Create, itself or through helpers
+	ListParts           []int        // list parameters whose elements are all result 0 holds (a remove, a filter)
 }
 
 // typeGuard returns T when instr runs only where prm holds a T: in the
@@ -222,6 +223,7 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 	}
 
 	s.ConflictTest = isPredicate(sig) && p.mentionsConflictFn(fn, 1)
+	s.ListParts = p.listParts(fn)
 
 	// Parameters whose lists change, or whose fields get values computed from
 	// themselves (a merge patch of them after this call is a read-modify-write);
@@ -582,4 +584,40 @@ func (p *Package) createdParams(fn *ssa.Function) []int {
 		}
 	}
 	return sortedKeys(set)
+}
+
+// listParts returns the list parameters of fn that result 0 is always a
+// part of: every element it returns is one of theirs (func
+// removeString(l []string, s string) []string, a filter).
+func (p *Package) listParts(fn *ssa.Function) []int {
+	res := fn.Signature.Results()
+	if res.Len() == 0 {
+		return nil
+	}
+	if _, ok := res.At(0).Type().Underlying().(*types.Slice); !ok {
+		return nil
+	}
+	var out []int
+	for i, prm := range fn.Params {
+		if !types.Identical(prm.Type(), res.At(0).Type()) {
+			continue
+		}
+		inner := func(y ssa.Value) bool { return y == prm }
+		returns, part := 0, true
+		for _, b := range fn.Blocks {
+			ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+			if !ok || len(ret.Results) == 0 {
+				continue
+			}
+			returns++
+			if !p.partOf(ret.Results[0], inner, map[ssa.Value]bool{}, 0) {
+				part = false
+				break
+			}
+		}
+		if part && returns > 0 {
+			out = append(out, i)
+		}
+	}
+	return out
 }
