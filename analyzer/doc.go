@@ -162,8 +162,10 @@ ctrl.Result{RequeueAfter: time.Minute}, nil: the next pass writes again);
 a write in a function that a periodic runner runs (wait.Until,
 wait.JitterUntilWithContext, ...), given to it as a func literal, a method
 value (wait.Until(c.resync, ...)) or a function, or called from such a
-function (whoever else calls it), of an object read in that function: the
-next period reads it and writes again;
+function (whoever else calls it), of an object read in that function, or
+in a loop written by hand that waits for a timer on every round (for range
+ticker.C, <-time.After(d), time.Sleep(d)), of an object read in that round:
+the next period reads it and writes again;
 and a conflict mapped to a
 result that differs from the success path's (if IsConflict(err) { return
 false, nil } in an election between replicas: the caller is told). The
