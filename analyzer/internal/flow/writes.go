@@ -69,9 +69,13 @@ func (p *Package) writesIn(fn *ssa.Function) []*WriteSite {
 		if created == nil {
 			created = p.createdIn(fn)
 		}
-		for _, c := range created[ssax.Strip(w.Obj)] {
-			if !p.mayReach(c.call, w.Call) || onFailure(c.err, w.Call) {
-				w.Replaces = true
+		// Created under another view of it too: clientObj, ok :=
+		// obj.(client.Object); Create(ctx, clientObj), then Update of obj.
+		for _, a := range p.aliases(w.Obj) {
+			for _, c := range created[ssax.Strip(a)] {
+				if !p.mayReach(c.call, w.Call) || onFailure(c.err, w.Call) {
+					w.Replaces = true
+				}
 			}
 		}
 		if !w.Replaces && p.createdBySibling(fn, w.Obj) {

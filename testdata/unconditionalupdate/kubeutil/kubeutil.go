@@ -107,3 +107,32 @@ func ReconcileResource(ctx context.Context, p ReconcileParams) error {
 	}
 	return err
 }
+
+// Resources creates and replaces the objects an operator claims whole.
+type Resources struct {
+	Client client.Client
+}
+
+// CreateOrReplace creates obj through its client.Object view, and replaces
+// it on AlreadyExists: the create-or-replace idiom, on another view of the
+// same object.
+func (r *Resources) CreateOrReplace(obj metav1.Object) error {
+	clientObj, ok := obj.(client.Object)
+	if !ok {
+		return apierrors.NewBadRequest("not a client.Object")
+	}
+	err := r.Client.Create(context.TODO(), clientObj)
+	if err != nil && apierrors.IsAlreadyExists(err) {
+		return r.Replace(obj)
+	}
+	return err
+}
+
+// Replace updates obj as it is given.
+func (r *Resources) Replace(obj metav1.Object) error {
+	clientObj, ok := obj.(client.Object)
+	if !ok {
+		return apierrors.NewBadRequest("not a client.Object")
+	}
+	return r.Client.Update(context.TODO(), clientObj)
+}
