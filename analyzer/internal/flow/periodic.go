@@ -3,7 +3,6 @@ package flow
 import (
 	"go/token"
 	"go/types"
-	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -91,12 +90,7 @@ func (p *Package) PeriodicLoop(at ssa.Instruction) *Loop {
 // waitsEachRound reports whether a loop blocks on a timer in a block that
 // every way back to its header passes.
 func (l *Loop) waitsEachRound() bool {
-	var latches []*ssa.BasicBlock
-	for _, b := range l.order {
-		if slices.Contains(b.Succs, l.Header) {
-			latches = append(latches, b)
-		}
-	}
+	latches := l.latches()
 	if len(latches) == 0 {
 		return false
 	}

@@ -878,12 +878,7 @@ func (l *Loop) minWait(fixed func(*ssa.Global) ssa.Value) time.Duration {
 	// A wait counts only on every way round: its block dominates each
 	// block that goes back to the header (if IsConflict(err) { continue }
 	// before a sleep for other errors retries a conflict at once).
-	var latches []*ssa.BasicBlock
-	for _, b := range l.order {
-		if slices.Contains(b.Succs, l.Header) {
-			latches = append(latches, b)
-		}
-	}
+	latches := l.latches()
 	var w time.Duration
 	for _, b := range l.order {
 		if len(latches) == 0 || !all(latches, b.Dominates) {
@@ -903,6 +898,17 @@ func (l *Loop) minWait(fixed func(*ssa.Global) ssa.Value) time.Duration {
 		}
 	}
 	return w
+}
+
+// latches returns the blocks of a loop that go back to its header.
+func (l *Loop) latches() []*ssa.BasicBlock {
+	var out []*ssa.BasicBlock
+	for _, b := range l.order {
+		if slices.Contains(b.Succs, l.Header) {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // fixedGlobal returns the one value a variable of this package holds: the
