@@ -3,6 +3,7 @@ package missingretry
 import (
 	"context"
 	"fmt"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -73,4 +74,53 @@ func (b *portBook) Reserve(ctx context.Context, key string, port int32) error {
 
 func (b *portBook) Release(ctx context.Context, key string) error {
 	return b.release(ctx, key)
+}
+
+// annotate picks the next attempt's delay in a deferred closure over its
+// named results: a conflict gets a short delay and keeps the error, which
+// the caller returns (a requeue); only NotFound clears it.
+func (b *portBook) annotate(ctx context.Context, key, value string) (retry time.Duration, err error) {
+	defer func() {
+		if err != nil {
+			if apierrors.IsNotFound(err) {
+				retry, err = time.Hour, nil
+			} else if apierrors.IsConflict(err) {
+				retry = 200 * time.Millisecond
+			} else {
+				retry = 5 * time.Second
+			}
+		} else {
+			retry = time.Hour
+		}
+	}()
+	cm := b.cm.DeepCopy()
+	cm.Annotations[key] = value
+	err = b.cli.Update(ctx, cm)
+	return
+}
+
+// The control: the conflict branch clears the error too, so the caller is
+// told the annotation was written.
+func (b *portBook) annotateOrForget(ctx context.Context, key, value string) (retry time.Duration, err error) {
+	defer func() {
+		if err != nil {
+			if apierrors.IsNotFound(err) {
+				retry, err = time.Hour, nil
+			} else if apierrors.IsConflict(err) {
+				retry, err = 200*time.Millisecond, nil
+			}
+		}
+	}()
+	cm := b.cm.DeepCopy()
+	cm.Annotations[key] = value
+	err = b.cli.Update(ctx, cm) // want "^missing-retry: Update of cm is a read-modify-write .*conflict is caught and ignored"
+	return
+}
+
+// Annotate is how the controllers call them.
+func (b *portBook) Annotate(ctx context.Context, key, value string) (time.Duration, error) {
+	if d, err := b.annotate(ctx, key, value); err != nil {
+		return d, err
+	}
+	return b.annotateOrForget(ctx, key+"-seen", value)
 }

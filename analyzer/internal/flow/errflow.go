@@ -47,7 +47,7 @@ func (p *Package) ErrorFate(err ssa.Value, write ssa.Instruction) (fate Fate, ch
 	}
 	for _, c := range t.conflictChecks {
 		succ := conflictSuccessor(c)
-		if succ == nil || c.Parent() != write.Parent() && p.deferredAside(c.Parent()) {
+		if succ == nil || c.Parent() != write.Parent() && (p.deferredAside(c.Parent()) || p.keepsNamedError(c, succ)) {
 			continue
 		}
 		if !p.handledFrom(succ, write, t, success, failed, distinct) {
@@ -257,6 +257,50 @@ func (p *Package) deferredAside(fn *ssa.Function) bool {
 				}
 			}
 		}
+	}
+	return true
+}
+
+// keepsNamedError reports whether a conflict test in a deferred closure
+// tests a named error result of its function, and its conflict branch
+// leaves that result as it is (defer func() { if IsConflict(err) { retry
+// = short } }()): the function returns the conflict, whatever else the
+// branch sets.
+func (p *Package) keepsNamedError(c *ssa.Call, succ *ssa.BasicBlock) bool {
+	fn := c.Parent()
+	if !p.deferred(fn) || len(c.Call.Args) != 1 {
+		return false
+	}
+	ld, ok := strip(c.Call.Args[0]).(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return false
+	}
+	fv, ok := ld.X.(*ssa.FreeVar)
+	if !ok {
+		return false
+	}
+	cell, ok := root(fv, p).(*ssa.Alloc)
+	if !ok || !isNamedResult(cell) {
+		return false
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := []*ssa.BasicBlock{succ}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		for _, instr := range b.Instrs {
+			if st, ok := instr.(*ssa.Store); ok && root(strip(st.Addr), p) == ssa.Value(cell) {
+				return false
+			}
+			if ci, ok := instr.(ssa.CallInstruction); ok && slices.Contains(ci.Common().Args, ssa.Value(fv)) {
+				return false // the cell handed to a call (setErr(&err)) may be set there
+			}
+		}
+		stack = append(stack, b.Succs...)
 	}
 	return true
 }
