@@ -139,16 +139,28 @@ func (ck *checker) rereadEachPeriod(w *writes.Write) bool {
 	if len(origins) == 0 {
 		return false
 	}
-	if l := ck.flow.PeriodicLoop(w.Call); l != nil && readIn(origins, func(site ssa.Instruction) bool {
-		return site.Parent() == l.Fn && l.Blocks[site.Block()]
-	}) {
-		return true // read and written on each round of a loop that waits for a timer
+	if in := ck.flow.PeriodicRound(w.Call); in != nil && readIn(origins, in) {
+		return true // read and written in each round of a periodic runner
 	}
-	run := ck.flow.Periodic(w.Call.Parent())
-	if run == nil {
-		return false
+	// A helper's parameter: every call of the helper runs each period,
+	// with an object read, or worked out, in that round (a map of the
+	// out-of-date items of a List).
+	for _, o := range origins {
+		prm := flow.ParamOf(o)
+		if prm == nil || prm.Parent() != w.Call.Parent() {
+			return false
+		}
+		args, ok := ck.flow.PeriodicArgs(prm)
+		if !ok {
+			return false
+		}
+		for _, a := range args {
+			if !a.Fresh {
+				return false
+			}
+		}
 	}
-	return readIn(origins, func(site ssa.Instruction) bool { return flow.Within(site.Parent(), run) })
+	return true
 }
 
 // readIn reports whether every origin is a read (from the API server or a

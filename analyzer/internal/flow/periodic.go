@@ -122,3 +122,108 @@ func (l *Loop) waitsEachRound() bool {
 	}
 	return false
 }
+
+// PeriodicRound returns, for an instruction that runs on each round of a
+// periodic runner (in a hand-written periodic loop, PeriodicLoop, or in a
+// function a periodic runner runs, Periodic), a test of whether another
+// instruction runs in that same round: read there, an object is read again
+// every period. nil when at runs on no period.
+func (p *Package) PeriodicRound(at ssa.Instruction) func(ssa.Instruction) bool {
+	l := p.PeriodicLoop(at)
+	run := p.Periodic(at.Parent())
+	if l == nil && run == nil {
+		return nil
+	}
+	return func(site ssa.Instruction) bool {
+		if l != nil && site.Parent() == l.Fn && l.Blocks[site.Block()] {
+			return true
+		}
+		return run != nil && within(site.Parent(), run)
+	}
+}
+
+// PeriodicArgs returns, for a parameter of an unexported function of the
+// package that only the package's own calls can call, the origin of its
+// argument at each call, each with the round of the periodic runner the call
+// runs in (PeriodicRound). ok is false when the function may be called from
+// elsewhere, or some call of it runs on no period.
+func (p *Package) PeriodicArgs(param *ssa.Parameter) (args []PeriodicArg, ok bool) {
+	fn := param.Parent()
+	if fn == nil || fn.Parent() != nil {
+		return nil, false
+	}
+	if obj := fn.Object(); obj == nil || obj.Exported() || p.escapes(fn) {
+		return nil, false
+	}
+	calls := p.callsOf[fn]
+	if len(calls) == 0 {
+		return nil, false
+	}
+	for _, c := range calls {
+		in := p.PeriodicRound(c)
+		arg := argFor(c.Common(), param)
+		if in == nil || arg == nil || within(c.Parent(), fn) {
+			return nil, false
+		}
+		args = append(args, PeriodicArg{Call: c, Fresh: p.freshIn(arg, c, in)})
+	}
+	return args, true
+}
+
+// A PeriodicArg is the argument a call run each period passes.
+type PeriodicArg struct {
+	Call ssa.CallInstruction
+	// Fresh is true when the round of the call reads the argument or works
+	// it out again: each of its origins is a read, or the result of a call
+	// the analysis does not follow, in that round; or, for a value that is
+	// no object (a map of them), it is the result of a call in that round.
+	Fresh bool
+}
+
+// freshIn reports whether a value is read or worked out again in a round.
+func (p *Package) freshIn(v ssa.Value, at ssa.Instruction, in func(ssa.Instruction) bool) bool {
+	origins := p.Object(v, at)
+	if len(origins) == 0 {
+		if x, ok := v.(*ssa.Extract); ok {
+			v = x.Tuple
+		}
+		c, ok := v.(*ssa.Call)
+		return ok && in(c)
+	}
+	for _, o := range origins {
+		computed := o.Kind == Unknown && o.Param == nil && o.Site != nil
+		if (o.Kind != Read && o.Kind != CacheRead && !computed) || o.Site == nil || !in(o.Site) {
+			return false
+		}
+	}
+	return true
+}
+
+// ParamOf returns the parameter an Unknown origin is, or whose element it
+// is: a map or slice parameter's element (outdated[name], or a value of a
+// range over it). nil otherwise.
+func ParamOf(o Origin) *ssa.Parameter {
+	if o.Kind != Unknown {
+		return nil
+	}
+	if o.Param != nil {
+		return o.Param
+	}
+	var x ssa.Value
+	switch s := o.Site.(type) {
+	case *ssa.Lookup:
+		x = s.X
+	case *ssa.Index:
+		x = s.X
+	case *ssa.IndexAddr:
+		x = s.X
+	case *ssa.Extract:
+		if next, ok := s.Tuple.(*ssa.Next); ok {
+			if r, ok := next.Iter.(*ssa.Range); ok {
+				x = r.X
+			}
+		}
+	}
+	prm, _ := x.(*ssa.Parameter)
+	return prm
+}

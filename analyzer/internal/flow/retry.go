@@ -460,8 +460,9 @@ func iterates(l *Loop) bool {
 				}
 			case *ssa.UnOp:
 				if x.Op == token.ARROW && b == l.Header {
-					// for range time.Tick(d): a wait, not a collection.
-					if _, repeats, ok := model.TimerChan(x.X); ok && repeats {
+					// for range time.Tick(d), or <-time.After(d) first
+					// in a for {}: a wait, not a collection.
+					if _, repeats, ok := model.TimerChan(x.X); ok && (repeats || !x.CommaOk) {
 						continue
 					}
 					return true
