@@ -230,8 +230,10 @@ Get }, and refresh = true after a failed write); nor is one inside a retry
 that waits at least 100 ms between attempts (a poll every few seconds, a
 helper that sleeps half a second before trying again, also when the half
 second is a package variable that only its declaration sets), by which time
-the informer has delivered the change that made the write fail. Reported at the
-read.
+the informer has delivered the change that made the write fail; nor is one
+that feeds a patch without a precondition (client.MergeFrom without the
+optimistic lock), which never fails with 409, so no second attempt runs.
+Reported at the read.
 
 	pod, err := pods.Get(ctx, name, metav1.GetOptions{ResourceVersion: "0"})
 	pod.Spec.NodeName = node

@@ -54,5 +54,34 @@ func syncLabelsFromManagerCache(ctx context.Context, mgr manager.Manager, key ty
 	})
 }
 
+// A merge patch without a precondition, from the cache, inside the retry:
+// the patch sends only the new annotation and never fails with 409
+// Conflict, so the retry never runs a second attempt to read stale again.
+func (s *LabelSyncer) annotate(ctx context.Context, key types.NamespacedName, k, v string) error {
+	return retry.RetryOnConflict(retry.DefaultBackoff, func() error {
+		var pod corev1.Pod
+		if err := s.Cache.Get(ctx, key, &pod); err != nil {
+			return err
+		}
+		patched := pod.DeepCopy()
+		patched.Annotations[k] = v
+		return s.Patch(ctx, patched, client.MergeFrom(&pod))
+	})
+}
+
+// The control: the same patch with the optimistic lock fails with 409
+// when the cached Pod is stale, and every attempt reads it again.
+func (s *LabelSyncer) annotateLocked(ctx context.Context, key types.NamespacedName, k, v string) error {
+	return retry.RetryOnConflict(retry.DefaultBackoff, func() error {
+		var pod corev1.Pod
+		if err := s.Cache.Get(ctx, key, &pod); err != nil { // want `^stale-read: lister/informer Get inside retry\.RetryOnConflict reads the cache`
+			return err
+		}
+		patched := pod.DeepCopy()
+		patched.Annotations[k] = v
+		return s.Patch(ctx, patched, client.MergeFromWithOptions(&pod, client.MergeFromWithOptimisticLock{}))
+	})
+}
+
 // The functions above are run by the program's workers.
-var _ = []any{(*LabelSyncer).syncLabels, syncLabelsFresh, syncLabelsFromManagerCache}
+var _ = []any{(*LabelSyncer).syncLabels, syncLabelsFresh, syncLabelsFromManagerCache, (*LabelSyncer).annotate, (*LabelSyncer).annotateLocked}
