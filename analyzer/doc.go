@@ -387,7 +387,7 @@ min), or comparing versions of two different resource types is wrong:
 string order is not numeric order, and aggregated API servers may serve
 versions that are not integers at all. Sources: the ResourceVersion of
 ObjectMeta, ListMeta and the list options, GetResourceVersion(),
-LastSyncResourceVersion(), watch events and bookmarks, strings named like
+LastSyncResourceVersion(), meta.NewAccessor().ResourceVersion(obj), watch events and bookmarks, strings named like
 a version (rv, lastResourceVersion), followed through variables, fields,
 maps, slices, channels, parameters and results, also into and out of
 helpers in other packages. Reported once per flow: at the parse (two

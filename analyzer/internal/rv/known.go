@@ -73,10 +73,19 @@ func isNamedRVField(t types.Type, f *types.Var) bool {
 }
 
 // isRVMethod reports whether a method returns a resourceVersion:
-// GetResourceVersion() string, LastSyncResourceVersion() string.
+// GetResourceVersion() string, LastSyncResourceVersion() string, and the
+// form of apimachinery's meta.MetadataAccessor that takes the object and
+// can fail, ResourceVersion(obj) (string, error).
 func isRVMethod(name string, sig *types.Signature) bool {
 	if !strings.HasSuffix(name, "ResourceVersion") || strings.HasPrefix(name, "Set") {
 		return false
 	}
-	return sig.Params().Len() == 0 && sig.Results().Len() == 1 && isString(sig.Results().At(0).Type())
+	res := sig.Results()
+	switch {
+	case sig.Params().Len() == 0 && res.Len() == 1:
+		return isString(res.At(0).Type())
+	case sig.Params().Len() == 1 && res.Len() == 2:
+		return types.IsInterface(sig.Params().At(0).Type()) && isString(res.At(0).Type()) && model.IsError(res.At(1).Type())
+	}
+	return false
 }
