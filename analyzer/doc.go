@@ -164,8 +164,12 @@ wait.JitterUntilWithContext, ...), given to it as a func literal, a method
 value (wait.Until(c.resync, ...)) or a function, or called from such a
 function (whoever else calls it), of an object read in that function, or
 in a loop written by hand that waits for a timer on every round (for range
-ticker.C, <-time.After(d), time.Sleep(d)), of an object read in that round:
-the next period reads it and writes again;
+ticker.C, <-time.After(d), time.Sleep(d)), of an object read in that round;
+and a write in a helper of the package of an object it is given (or an
+element of a map or slice it is given), where every call of the helper
+runs in such a round with an argument read or worked out in that round (a
+map of the out-of-date items of a List): the next period reads it and
+writes again;
 and a conflict mapped to a
 result that differs from the success path's (if IsConflict(err) { return
 false, nil } in an election between replicas: the caller is told). The

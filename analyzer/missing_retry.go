@@ -131,9 +131,12 @@ func returnsAnError(sig *types.Signature) bool {
 // given as a func literal, a method value or a function, or called from
 // such a function, and writes an object read in that function; or is in a
 // loop written by hand that waits for a timer on every round
-// (flow.PeriodicLoop), and writes an object read in that loop: each
-// period reads the object again and redoes the change, so a lost write is
-// retried one period later.
+// (flow.PeriodicLoop), and writes an object read in that loop; or writes
+// an object it is given (an element of a map or slice it is given) in a
+// helper that every call runs in such a round, with an argument read or
+// worked out in that round (flow.PeriodicArgs): each period reads the
+// object again and redoes the change, so a lost write is retried one
+// period later.
 func (ck *checker) rereadEachPeriod(w *writes.Write) bool {
 	origins := w.Origins()
 	if len(origins) == 0 {
