@@ -143,10 +143,11 @@ func (p *Package) PeriodicRound(at ssa.Instruction) func(ssa.Instruction) bool {
 }
 
 // PeriodicArgs returns, for a parameter of an unexported function of the
-// package that only the package's own calls can call, the origin of its
-// argument at each call, each with the round of the periodic runner the call
-// runs in (PeriodicRound). ok is false when the function may be called from
-// elsewhere, or some call of it runs on no period.
+// package that only the package's own calls can call, its argument at each
+// call, each saying whether the round of the periodic runner the call runs
+// in (PeriodicRound) reads or works out that argument again. ok is false
+// when the function may be called from elsewhere, or some call of it runs
+// on no period.
 func (p *Package) PeriodicArgs(param *ssa.Parameter) (args []PeriodicArg, ok bool) {
 	fn := param.Parent()
 	if fn == nil || fn.Parent() != nil {
@@ -175,8 +176,10 @@ type PeriodicArg struct {
 	Call ssa.CallInstruction
 	// Fresh is true when the round of the call reads the argument or works
 	// it out again: each of its origins is a read, or the result of a call
-	// the analysis does not follow, in that round; or, for a value that is
-	// no object (a map of them), it is the result of a call in that round.
+	// the analysis does not follow, in that round (not a field or a
+	// variable, which may hold an object read long ago); or, for a value
+	// that is no object (a map of them), it is the result of a call in that
+	// round.
 	Fresh bool
 }
 
@@ -191,7 +194,8 @@ func (p *Package) freshIn(v ssa.Value, at ssa.Instruction, in func(ssa.Instructi
 		return ok && in(c)
 	}
 	for _, o := range origins {
-		computed := o.Kind == Unknown && o.Param == nil && o.Site != nil
+		_, call := o.Site.(ssa.CallInstruction)
+		computed := o.Kind == Unknown && o.Param == nil && call
 		if (o.Kind != Read && o.Kind != CacheRead && !computed) || o.Site == nil || !in(o.Site) {
 			return false
 		}
