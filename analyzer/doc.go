@@ -143,7 +143,10 @@ and a caller may retry; so is asking for a requeue on conflict, also from a
 deferred closure that sets the function's named results, or putting the
 object back on a work queue (queue.AddRateLimited, AddAfter, or a function,
 method or func-valued field named enqueue... or requeue..., as controllers
-name their wrappers of it: ec.enqueueExperimentAfter(ex, time.Second)). So is a write on a
+name their wrappers of it: ec.enqueueExperimentAfter(ex, time.Second)), or, in
+an HTTP handler, answering the request with an error status on the failure
+path (http.Error(w, msg, http.StatusInternalServerError), or WriteHeader with
+a status of 400 or more): the HTTP caller is told. So is a write on a
 path on which the function then returns a non-nil error or asks for a
 requeue, whichever error that is (a best-effort status write on an error
 path: the next reconcile writes it again), also in an unexported helper

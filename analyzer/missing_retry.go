@@ -107,12 +107,27 @@ func checkMissingRetry(ck *checker, w *writes.Write) []finding {
 func missingRetryFix(w *writes.Write, fate flow.Fate) string {
 	const wrap = "wrap the read-modify-write in retry.RetryOnConflict"
 	if fn := w.Call.Parent(); fn != nil && !returnsAnError(fn.Signature) {
+		if answersHTTP(fn) {
+			return "answer the request with an error status (http.Error), or " + wrap
+		}
 		return "requeue on conflict, or " + wrap
 	}
 	if fate == flow.Swallowed {
 		return "return the conflict as an error (the work queue requeues) instead of what success returns, or " + wrap
 	}
 	return "return its error (the work queue requeues), requeue on conflict, or " + wrap
+}
+
+// answersHTTP reports whether a function is an HTTP handler: it has a
+// net/http ResponseWriter parameter.
+func answersHTTP(fn *ssa.Function) bool {
+	for _, p := range fn.Params {
+		if n, ok := types.Unalias(p.Type()).(*types.Named); ok && n.Obj().Pkg() != nil &&
+			n.Obj().Pkg().Path() == "net/http" && n.Obj().Name() == "ResponseWriter" {
+			return true
+		}
+	}
+	return false
 }
 
 // returnsAnError reports whether a function has an error result.

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 	"strings"
@@ -325,6 +326,29 @@ func IsWorkqueueAdd(c *ssa.CallCommon) bool {
 	}
 	path, _ := typeName(recv)
 	return path == Workqueue && (name == "Add" || name == "AddRateLimited" || name == "AddAfter")
+}
+
+// IsHTTPErrorReply reports whether a call answers an HTTP request with an
+// error status: net/http's Error, or WriteHeader of a net/http
+// ResponseWriter with a constant status of 400 or more. In an HTTP handler
+// that is how a failure reaches the caller, who may try again.
+func IsHTTPErrorReply(c *ssa.CallCommon) bool {
+	if CalleeName(c) == "net/http.Error" {
+		return true
+	}
+	name, _, recv, ok := methodOf(c)
+	if !ok || name != "WriteHeader" {
+		return false
+	}
+	if path, tn := typeName(recv); path != "net/http" || tn != "ResponseWriter" {
+		return false
+	}
+	k, ok := Arg(c, 0).(*ssa.Const)
+	if !ok || k.Value == nil || k.Value.Kind() != constant.Int {
+		return false
+	}
+	code, exact := constant.Int64Val(k.Value)
+	return exact && code >= 400
 }
 
 // IsRequeueCall reports whether a call puts the work back on a queue, by
