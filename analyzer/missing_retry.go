@@ -122,8 +122,7 @@ func missingRetryFix(w *writes.Write, fate flow.Fate) string {
 // net/http ResponseWriter parameter.
 func answersHTTP(fn *ssa.Function) bool {
 	for _, p := range fn.Params {
-		if n, ok := types.Unalias(p.Type()).(*types.Named); ok && n.Obj().Pkg() != nil &&
-			n.Obj().Pkg().Path() == "net/http" && n.Obj().Name() == "ResponseWriter" {
+		if model.IsHTTPResponseWriter(p.Type()) {
 			return true
 		}
 	}

@@ -340,7 +340,7 @@ func IsHTTPErrorReply(c *ssa.CallCommon) bool {
 	if !ok || name != "WriteHeader" {
 		return false
 	}
-	if path, tn := typeName(recv); path != "net/http" || tn != "ResponseWriter" {
+	if !IsHTTPResponseWriter(recv) {
 		return false
 	}
 	k, ok := Arg(c, 0).(*ssa.Const)
@@ -349,6 +349,13 @@ func IsHTTPErrorReply(c *ssa.CallCommon) bool {
 	}
 	code, exact := constant.Int64Val(k.Value)
 	return exact && code >= 400
+}
+
+// IsHTTPResponseWriter reports whether t is net/http's ResponseWriter: a
+// function with a parameter of it is an HTTP handler.
+func IsHTTPResponseWriter(t types.Type) bool {
+	path, name := typeName(t)
+	return path == "net/http" && name == "ResponseWriter"
 }
 
 // IsRequeueCall reports whether a call puts the work back on a queue, by
