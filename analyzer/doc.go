@@ -163,9 +163,16 @@ helper given &result that does); a return of a reconcile result literal
 that asks for a requeue, on every path after the write (return
 ctrl.Result{RequeueAfter: time.Minute}, nil: the next pass writes again);
 a write in a function that a periodic runner runs (wait.Until,
-wait.JitterUntilWithContext, ...), given to it as a func literal, a method
-value (wait.Until(c.resync, ...)) or a function, or called from such a
-function (whoever else calls it), of an object read in that function, or
+wait.JitterUntilWithContext, ..., or a poll whose condition never says it
+is done: return false, nil on every return), given to it as a func
+literal, a method value (wait.Until(c.resync, ...)) or a function, or
+called from such a function (whoever else calls it), or a function that
+runs the work such a function puts on a queue held in a field (the
+function given to the call that built the queue, s.tasks =
+task.NewTaskQueue(s.sync); or, in a worker that takes the queue's items
+and switches on their type, what the case for the type of the item the
+round puts on it calls: c.events.Add(&RepairEvent{}) each tick), of an
+object read in that function, or
 in a loop written by hand that waits for a timer on every round (for range
 ticker.C, <-time.After(d), time.Sleep(d)), of an object read in that round;
 and a write in a helper of the package of an object it is given (or an

@@ -1,12 +1,14 @@
 package flow
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+	"github.com/lostupdate/lostupdate/analyzer/internal/ssax"
 )
 
 // Periodic returns the function, fn or one that fn is a closure of, that a
@@ -27,12 +29,7 @@ func (p *Package) Periodic(fn *ssa.Function) *ssa.Function {
 
 func (p *Package) periodic(fn *ssa.Function, depth int) bool {
 	if p.periodicFns == nil {
-		p.periodicFns = map[*ssa.Function]bool{}
-		for call := range p.calls {
-			for _, f := range p.funcValues(model.PeriodicFn(call.Common())) {
-				p.periodicFns[boundMethod(f)] = true
-			}
-		}
+		p.seedPeriodic()
 	}
 	if p.periodicFns[fn] {
 		return true
@@ -53,6 +50,205 @@ func (p *Package) periodic(fn *ssa.Function, depth int) bool {
 		}
 	}
 	return false
+}
+
+// seedPeriodic finds the functions run every period: those given to a
+// periodic runner (model.PeriodicFn), the condition of a poll that never
+// says it is done, and the functions that run the work a periodic round
+// hands to a queue (queued).
+func (p *Package) seedPeriodic() {
+	p.periodicFns = map[*ssa.Function]bool{}
+	for call := range p.calls {
+		c := call.Common()
+		for _, f := range p.funcValues(model.PeriodicFn(c)) {
+			p.periodicFns[boundMethod(f)] = true
+		}
+		// wait.PollUntilContextCancel(ctx, d, true, func(...) (bool,
+		// error) { ...; return false, nil }) runs its condition every d
+		// until the context ends.
+		if f, ok := model.FuncOf(c); ok && f.Kind == model.FuncRetry && f.Retries == model.RetriesByCond && !f.Bounded && f.Fn >= 0 && f.Fn < len(c.Args) {
+			for _, fn := range p.funcValues(c.Args[f.Fn]) {
+				if neverDone(fn) {
+					p.periodicFns[boundMethod(fn)] = true
+				}
+			}
+		}
+	}
+	for _, fn := range p.queued() {
+		p.periodicFns[boundMethod(fn)] = true
+	}
+}
+
+// neverDone reports whether a poll condition returns a constant false on
+// every return: the poll runs it until its context ends.
+func neverDone(fn *ssa.Function) bool {
+	returns := 0
+	for _, b := range fn.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			returns++
+			if len(ret.Results) == 0 {
+				return false
+			}
+			k, ok := ret.Results[0].(*ssa.Const)
+			if !ok || k.Value == nil || k.Value.Kind() != constant.Bool || constant.BoolVal(k.Value) {
+				return false
+			}
+		}
+	}
+	return returns > 0
+}
+
+// queued returns the functions that run the work a periodic round puts on
+// a queue held in a field (s.tasks.EnqueueTask(x), c.events.Add(&Resync{})
+// in a function run every period or in a periodic loop): the functions
+// given to the call whose result the field holds (s.tasks =
+// task.NewTaskQueue(s.sync)), and, in a consumer that takes the field's
+// items and switches on their type, the functions of the package called in
+// the case of the type of an item the round puts on it. They run one step
+// after each round, so what they read they read again every period.
+func (p *Package) queued() []*ssa.Function {
+	// The fields a periodic round calls a method of, and the types of the
+	// values it passes.
+	poked := map[*types.Var][]types.Type{}
+	for call := range p.calls {
+		f := fieldOf(receiver(call.Common()))
+		if f == nil || p.PeriodicLoop(call) == nil && p.Periodic(call.Parent()) == nil {
+			continue
+		}
+		if poked[f] == nil {
+			poked[f] = []types.Type{}
+		}
+		args := call.Common().Args
+		if !call.Common().IsInvoke() {
+			args = args[1:]
+		}
+		for _, a := range args {
+			poked[f] = append(poked[f], ssax.ConcreteType(a))
+		}
+	}
+	if len(poked) == 0 {
+		return nil
+	}
+	var out []*ssa.Function
+	for _, fn := range p.Funcs {
+		var asserts []*ssa.TypeAssert
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				switch x := instr.(type) {
+				case *ssa.Store:
+					// s.tasks = task.NewTaskQueue(s.sync)
+					if _, ok := poked[fieldOf(x.Addr)]; ok {
+						if c, ok := x.Val.(*ssa.Call); ok {
+							for _, a := range c.Call.Args {
+								out = append(out, p.funcValues(a)...)
+							}
+						}
+					}
+				case *ssa.TypeAssert:
+					if x.CommaOk {
+						asserts = append(asserts, x)
+					}
+				}
+			}
+		}
+		for _, ta := range asserts {
+			// An item taken off a poked field (ev, done := c.events.Get())
+			// of a type the round puts on it.
+			x := strip(ta.X)
+			if e, ok := x.(*ssa.Extract); ok {
+				x = e.Tuple
+			}
+			from, ok := x.(*ssa.Call)
+			if !ok || !anyIdentical(poked[fieldOf(receiver(from.Common()))], ta.AssertedType) {
+				continue
+			}
+			if cases := caseOf(ta); cases != nil {
+				out = append(out, p.calledUnder(fn, cases)...)
+			}
+		}
+	}
+	return out
+}
+
+// receiver returns the receiver of a method call, or nil.
+func receiver(c *ssa.CallCommon) ssa.Value {
+	if c.IsInvoke() {
+		return c.Value
+	}
+	if fn := c.StaticCallee(); fn != nil && fn.Signature.Recv() != nil && len(c.Args) > 0 {
+		return c.Args[0]
+	}
+	return nil
+}
+
+// fieldOf returns the field a value is loaded from (s.queue), or the
+// address of (&s.queue), or nil.
+func fieldOf(v ssa.Value) *types.Var {
+	if v == nil {
+		return nil
+	}
+	v = strip(v)
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		v = u.X
+	}
+	fa, ok := v.(*ssa.FieldAddr)
+	if !ok {
+		return nil
+	}
+	ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	st, ok := ptr.Elem().Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	return st.Field(fa.Field)
+}
+
+func anyIdentical(ts []types.Type, t types.Type) bool {
+	for _, u := range ts {
+		if u != nil && types.Identical(u, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// caseOf returns the block a type switch's case for a comma-ok type
+// assertion starts (the branch taken when ok is true), or nil.
+func caseOf(ta *ssa.TypeAssert) *ssa.BasicBlock {
+	for _, r := range ssax.Referrers(ta) {
+		x, ok := r.(*ssa.Extract)
+		if !ok || x.Index != 1 {
+			continue
+		}
+		for _, rr := range ssax.Referrers(x) {
+			if i, ok := rr.(*ssa.If); ok && i.Cond == x {
+				return i.Block().Succs[0]
+			}
+		}
+	}
+	return nil
+}
+
+// calledUnder returns the functions of the package called in the blocks
+// of fn that start dominates.
+func (p *Package) calledUnder(fn *ssa.Function, start *ssa.BasicBlock) []*ssa.Function {
+	var out []*ssa.Function
+	for _, b := range fn.Blocks {
+		if !start.Dominates(b) {
+			continue
+		}
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(ssa.CallInstruction); ok {
+				if callee := c.Common().StaticCallee(); callee != nil && callee.Pkg == fn.Pkg {
+					out = append(out, callee)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // boundMethod returns the method a bound method wrapper (the function of
