@@ -84,6 +84,9 @@ func (p *Package) seedPeriodic() {
 func neverDone(fn *ssa.Function) bool {
 	returns := 0
 	for _, b := range fn.Blocks {
+		if len(b.Instrs) == 0 {
+			continue
+		}
 		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
 			returns++
 			if len(ret.Results) == 0 {
