@@ -184,9 +184,10 @@ element of a map or slice it is given), where every call of the helper
 runs in such a round with an argument read or worked out in that round (a
 map of the out-of-date items of a List): the next period reads it and
 writes again;
-and a conflict mapped to a
+and a conflict, or any failure of the write, mapped to a
 result that differs from the success path's (if IsConflict(err) { return
-false, nil } in an election between replicas: the caller is told). The
+false, nil } in an election between replicas, or if err != nil { log...;
+return false } where success returns true: the caller is told). The
 swallow is a conflict mapped to exactly what success returns; a conflict
 test in a deferred closure that sets none of the function's results (defer
 func() { if IsConflict(err) { _ = m.resync() } }(), a refresh of a cached

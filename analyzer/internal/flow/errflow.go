@@ -61,9 +61,17 @@ func (p *Package) ErrorFate(err ssa.Value, write ssa.Instruction) (fate Fate, ch
 		return Handled, nil
 	}
 	// if err != nil { queue.AddRateLimited(key); return }: the error path
-	// retries without passing the error on.
+	// retries without passing the error on. So does one that returns what
+	// success does not (if err != nil { log...; return false } ... return
+	// true, in an election between replicas: the caller is told).
+	handsOn := literalRequeue
+	if len(t.nilChecks) > 0 {
+		if distinct := p.distinctFromSuccess(write, t, success); distinct != nil {
+			handsOn = func(ret *ssa.Return) bool { return literalRequeue(ret) || distinct(ret) }
+		}
+	}
 	for _, chk := range t.nilChecks {
-		if failure := failureSuccessor(chk); failure != nil && p.handledOnEveryPath(failure, write, t, success, failed) {
+		if failure := failureSuccessor(chk); failure != nil && p.handledOnEveryPath(failure, write, t, success, failed, handsOn) {
 			return Handled, nil
 		}
 	}
@@ -751,9 +759,11 @@ func (p *Package) handledFrom(from *ssa.BasicBlock, write ssa.Instruction, t *er
 
 // handledOnEveryPath is handledFrom for the failure branch of a nil check
 // that does not pass the error on itself: every path from it must end in
-// an error, a requeue or a work-queue add, so that an unrelated error
-// returned on one later path does not count as handling this one.
-func (p *Package) handledOnEveryPath(from *ssa.BasicBlock, write ssa.Instruction, t *errTaint, success, failed map[*ssa.BasicBlock]bool) bool {
+// an error, a requeue or a work-queue add, or a return handsOn accepts (a
+// reconcile result literal that requeues, a result success never returns),
+// so that an unrelated error returned on one later path does not count as
+// handling this one.
+func (p *Package) handledOnEveryPath(from *ssa.BasicBlock, write ssa.Instruction, t *errTaint, success, failed map[*ssa.BasicBlock]bool, handsOn func(*ssa.Return) bool) bool {
 	sinkBlocks := map[*ssa.BasicBlock]bool{}
 	for _, s := range t.sinks {
 		sinkBlocks[s.Block()] = true
@@ -809,7 +819,7 @@ func (p *Package) handledOnEveryPath(from *ssa.BasicBlock, write ssa.Instruction
 		if sinkBlocks[b] {
 			return true
 		}
-		if ends, handled := p.instrsHandOn(b.Instrs, success[b], failed[b], literalRequeue); ends {
+		if ends, handled := p.instrsHandOn(b.Instrs, success[b], failed[b], handsOn); ends {
 			return handled
 		}
 		if len(b.Succs) == 0 {
