@@ -114,18 +114,14 @@ func (p *Package) queued() []*ssa.Function {
 	// values it passes.
 	poked := map[*types.Var][]types.Type{}
 	for call := range p.calls {
-		f := fieldOf(receiver(call.Common()))
+		f := fieldOf(model.Recv(call.Common()))
 		if f == nil || p.PeriodicLoop(call) == nil && p.Periodic(call.Parent()) == nil {
 			continue
 		}
 		if poked[f] == nil {
 			poked[f] = []types.Type{}
 		}
-		args := call.Common().Args
-		if !call.Common().IsInvoke() {
-			args = args[1:]
-		}
-		for _, a := range args {
+		for _, a := range model.Args(call.Common()) {
 			poked[f] = append(poked[f], ssax.ConcreteType(a))
 		}
 	}
@@ -162,7 +158,7 @@ func (p *Package) queued() []*ssa.Function {
 				x = e.Tuple
 			}
 			from, ok := x.(*ssa.Call)
-			if !ok || !anyIdentical(poked[fieldOf(receiver(from.Common()))], ta.AssertedType) {
+			if !ok || !anyIdentical(poked[fieldOf(model.Recv(from.Common()))], ta.AssertedType) {
 				continue
 			}
 			if cases := caseOf(ta); cases != nil {
@@ -171,17 +167,6 @@ func (p *Package) queued() []*ssa.Function {
 		}
 	}
 	return out
-}
-
-// receiver returns the receiver of a method call, or nil.
-func receiver(c *ssa.CallCommon) ssa.Value {
-	if c.IsInvoke() {
-		return c.Value
-	}
-	if fn := c.StaticCallee(); fn != nil && fn.Signature.Recv() != nil && len(c.Args) > 0 {
-		return c.Args[0]
-	}
-	return nil
 }
 
 // fieldOf returns the field a value is loaded from (s.queue), or the
