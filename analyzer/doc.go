@@ -152,11 +152,7 @@ requeue, whichever error that is (a best-effort status write on an error
 path: the next reconcile writes it again), also in an unexported helper
 every caller of which in the package then does, or is such a helper itself
 (up to three calls deep: a periodic reconcile that always ends in an error
-or a requeue, two helpers above a logged write); a deferred write, or a
-write in a helper or closure the function defers (defer
-r.saveStatus(ctx, obj)), when every return that follows the defer fails or
-asks for a requeue: the deferred write runs at that return, and the next
-pass writes again; a failure remembered in a
+or a requeue, two helpers above a logged write); a failure remembered in a
 flag that later fails the function (if err != nil { failed = true } ...
 if failed { return err }), or in a list of failures whose emptiness is
 tested (failed = append(failed, name) ... if len(failed) > 0 { return

@@ -93,15 +93,14 @@ func (p *Package) ErrorFate(err ssa.Value, write ssa.Instruction) (fate Fate, ch
 // successful write, in success, excepted): a conflict of the write then
 // reaches a retry, whichever error is returned. A call of a writing function
 // of the package counts as a retry only in failed, the blocks that run only
-// when the write failed. A deferred write (or call of a writing helper)
-// runs when the function returns, after any of the returns that follow the
-// defer: it is judged by those. A goroutine's runs on its own and is not
-// judged this way.
+// when the write failed. A deferred write runs after the return, and a
+// goroutine's on its own: neither is judged this way.
 func (p *Package) failsAfter(write ssa.Instruction, success, failed map[*ssa.BasicBlock]bool) bool {
 	if write == nil || write.Block() == nil {
 		return false
 	}
-	if _, ok := write.(*ssa.Go); ok {
+	switch write.(type) {
+	case *ssa.Defer, *ssa.Go:
 		return false
 	}
 	b := write.Block()
@@ -166,10 +165,8 @@ func (p *Package) feasibleSuccs(b *ssa.BasicBlock) []*ssa.BasicBlock {
 // package is followed, at every call of that function in the package, by a
 // failure or a requeue of the caller, or by a return of a caller that is
 // itself such a function every call of which is (a helper of a helper,
-// maxCallerDepth deep). A call that defers the function (defer
-// r.saveStatus(ctx, obj)) is judged by the returns that follow it, and so
-// is a closure the function defers. A function that escapes as a value may
-// have callers the package does not show: it is not judged this way.
+// maxCallerDepth deep). A function that escapes as a value may have callers
+// the package does not show: it is not judged this way.
 func (p *Package) callersFailAfter(write ssa.Instruction) bool {
 	return p.callersFailAfterDepth(write, 0)
 }
@@ -181,10 +178,7 @@ func (p *Package) callersFailAfterDepth(write ssa.Instruction, depth int) bool {
 		return false
 	}
 	fn := write.Parent()
-	if fn != nil && fn.Parent() != nil {
-		return p.deferredFailsAfter(fn)
-	}
-	if fn == nil {
+	if fn == nil || fn.Parent() != nil {
 		return false
 	}
 	if obj := fn.Object(); obj == nil || obj.Exported() {
@@ -199,16 +193,8 @@ func (p *Package) callersFailAfterDepth(write ssa.Instruction, depth int) bool {
 	}
 	for _, c := range calls {
 		switch c.(type) {
-		case *ssa.Go:
+		case *ssa.Go, *ssa.Defer:
 			return false // its failure reaches no caller
-		case *ssa.Defer:
-			// defer r.saveStatus(ctx, obj): it runs at the return of the
-			// caller, so every return that follows the defer must fail
-			// or requeue; its own failure reaches no one.
-			if c.Parent() == fn || !p.failsAfterCall(c) {
-				return false
-			}
-			continue
 		}
 		if c.Parent() == fn || !(p.failsAfterCall(c) || !p.inOpenLoop(c) && p.callersFailAfterDepth(c, depth+1)) {
 			return false
@@ -339,26 +325,6 @@ func (p *Package) deferred(fn *ssa.Function) bool {
 		}
 	}
 	return false
-}
-
-// deferredFailsAfter reports whether fn is a closure that its function
-// only defers (defer func() { ... }()), and every return that follows each
-// defer of it fails or requeues: what it writes is written again by the
-// next attempt.
-func (p *Package) deferredFailsAfter(fn *ssa.Function) bool {
-	mc := p.made[fn]
-	if mc == nil {
-		return false
-	}
-	n := 0
-	for _, r := range ssax.Referrers(mc) {
-		d, ok := r.(*ssa.Defer)
-		if !ok || d.Call.Value != mc || !p.failsAfterCall(d) {
-			return false
-		}
-		n++
-	}
-	return n > 0
 }
 
 // namedResultCell reports whether a variable's cell is a named result of its
