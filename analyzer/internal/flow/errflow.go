@@ -41,8 +41,10 @@ func (p *Package) ErrorFate(err ssa.Value, write ssa.Instruction) (fate Fate, ch
 	t := p.taint(err)
 	success := p.successBlocks(t, write)
 	failed := p.failureBlocks(t)
+	// What success returns, for a conflict branch or a failure branch that
+	// answers something else.
 	var distinct func(*ssa.Return) bool
-	if len(t.conflictChecks) > 0 {
+	if len(t.conflictChecks) > 0 || len(t.nilChecks) > 0 {
 		distinct = p.distinctFromSuccess(write, t, success)
 	}
 	for _, c := range t.conflictChecks {
@@ -65,10 +67,8 @@ func (p *Package) ErrorFate(err ssa.Value, write ssa.Instruction) (fate Fate, ch
 	// success does not (if err != nil { log...; return false } ... return
 	// true, in an election between replicas: the caller is told).
 	handsOn := literalRequeue
-	if len(t.nilChecks) > 0 {
-		if distinct := p.distinctFromSuccess(write, t, success); distinct != nil {
-			handsOn = func(ret *ssa.Return) bool { return literalRequeue(ret) || distinct(ret) }
-		}
+	if distinct != nil {
+		handsOn = func(ret *ssa.Return) bool { return literalRequeue(ret) || distinct(ret) }
 	}
 	for _, chk := range t.nilChecks {
 		if failure := failureSuccessor(chk); failure != nil && p.handledOnEveryPath(failure, write, t, success, failed, handsOn) {

@@ -12,7 +12,8 @@ import (
 )
 
 // Periodic returns the function, fn or one that fn is a closure of, that a
-// periodic runner of the package (wait.Until and its kin: model.PeriodicFn)
+// periodic runner of the package (wait.Until and its kin: model.PeriodicFn;
+// a poll that is never done; a queue a periodic round feeds: seedPeriodic)
 // runs every period: one given to the runner as a func literal, a method
 // value or a function, or an unexported function of the package that such
 // a function calls (maxCallerDepth callers deep), as in wait.Until(func() {
@@ -196,7 +197,7 @@ func fieldOf(v ssa.Value) *types.Var {
 
 func anyIdentical(ts []types.Type, t types.Type) bool {
 	for _, u := range ts {
-		if u != nil && types.Identical(u, t) {
+		if types.Identical(u, t) {
 			return true
 		}
 	}
@@ -230,7 +231,7 @@ func (p *Package) calledUnder(fn *ssa.Function, start *ssa.BasicBlock) []*ssa.Fu
 		}
 		for _, instr := range b.Instrs {
 			if c, ok := instr.(ssa.CallInstruction); ok {
-				if callee := c.Common().StaticCallee(); callee != nil && callee.Pkg == fn.Pkg {
+				if callee := c.Common().StaticCallee(); p.local(callee) {
 					out = append(out, callee)
 				}
 			}
