@@ -205,7 +205,10 @@ for a client-go controller: a status write of an object read (from a lister,
 or by every caller of a helper), in a package that adds an event handler to
 the typed informer of that type (factory.Core().V1().Pods().Informer()
 .AddEventHandler(cache.ResourceEventHandlerFuncs{...})) whose UpdateFunc
-queues the object (a work queue's Add, or an enqueue... function) and tests
+queues the object (a work queue's Add, or an enqueue... function), or runs
+the write itself (it calls a function of the package, not as a goroutine,
+that makes the write or calls what does: UpdateFunc: func(old, new any) {
+c.sync(key(new)) }), and tests
 the old object only to compare the two resourceVersions (the resync check;
 tests of the new object alone choose which objects it handles). A filter
 that drops status-only events (predicate.GenerationChangedPredicate, an

@@ -77,7 +77,7 @@ func checkMissingRetry(ck *checker, w *writes.Write) []finding {
 	// is the path that loses the error.
 	if w.Via == nil && fate != flow.Swallowed {
 		if c := ck.flow.CallerGoesOn(w.Call); c != nil {
-			rel = append(rel, related(c.Pos(), "%s calls %s here, and goes on without an error or a requeue", c.Parent().Name(), w.Call.Parent().Name()))
+			rel = append(rel, related(c.Pos(), "%s calls %s here, and goes on without an error or a requeue", funcText(c.Parent()), funcText(w.Call.Parent())))
 			aliases := map[ssa.Value]bool{}
 			for _, a := range ck.flow.Aliases(w.Obj) {
 				aliases[a] = true

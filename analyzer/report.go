@@ -575,3 +575,15 @@ func containsString(list []string, s string) bool {
 	}
 	return false
 }
+
+// funcText names a function for a message: its name, or "a func literal
+// in F" for a closure (whose SSA name, F$1, names nothing in the source).
+func funcText(fn *ssa.Function) string {
+	if fn.Parent() == nil {
+		return fn.Name()
+	}
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	return "a func literal in " + fn.Name()
+}

@@ -6,6 +6,7 @@ import (
 	certv1 "k8s.io/api/certificates/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/labels"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
@@ -159,5 +160,57 @@ func (q *quotaSyncer) sync(ctx context.Context, ns, name string) error {
 	return nil
 }
 
+// A small controller without a work queue: its UpdateFunc runs the sync
+// itself on every update. A status write lost to a conflict is followed by
+// the conflicting write's event, which runs the sync again on the newer
+// object.
+type namespaceMarker struct {
+	cs     kubernetes.Interface
+	lister corelisters.NamespaceLister
+}
+
+func newNamespaceMarker(cs kubernetes.Interface, factory informers.SharedInformerFactory) *namespaceMarker {
+	nss := factory.Core().V1().Namespaces()
+	m := &namespaceMarker{cs: cs, lister: nss.Lister()}
+	_, _ = nss.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj any) { m.sync(obj.(*corev1.Namespace).Name) },
+		UpdateFunc: func(oldObj, newObj any) {
+			if key, err := cache.MetaNamespaceKeyFunc(newObj); err == nil {
+				m.sync(key)
+			}
+		},
+	})
+	return m
+}
+
+func (m *namespaceMarker) sync(name string) {
+	cached, err := m.lister.Get(name)
+	if err != nil {
+		return
+	}
+	ns := cached.DeepCopy()
+	ns.Status.Conditions = append(ns.Status.Conditions, corev1.NamespaceCondition{Type: "example.com/Seen", Status: corev1.ConditionTrue})
+	if _, err := m.cs.CoreV1().Namespaces().UpdateStatus(context.Background(), ns, metav1.UpdateOptions{}); err != nil {
+		klog.ErrorS(err, "cannot mark namespace", "namespace", name)
+	}
+}
+
+// A write of the same type by a function the UpdateFunc does not run: the
+// conflicting write's event runs sync, which does not redo what sweep
+// changed.
+func (m *namespaceMarker) sweep(ctx context.Context) {
+	all, err := m.lister.List(labels.Everything())
+	if err != nil {
+		return
+	}
+	for _, cached := range all {
+		ns := cached.DeepCopy()
+		ns.Status.Conditions = nil
+		if _, err := m.cs.CoreV1().Namespaces().UpdateStatus(ctx, ns, metav1.UpdateOptions{}); err != nil { // want `^missing-retry: UpdateStatus of ns is a read-modify-write`
+			klog.ErrorS(err, "cannot clear namespace conditions", "namespace", ns.Name)
+		}
+	}
+}
+
 // The controllers' workers run their sync handlers.
-var _ = []any{newCSRSigner, (*csrSigner).sync, newClaimResizer, (*claimResizer).sync, newQuotaSyncer, (*quotaSyncer).sync}
+var _ = []any{newCSRSigner, (*csrSigner).sync, newClaimResizer, (*claimResizer).sync, newQuotaSyncer, (*quotaSyncer).sync, newNamespaceMarker, (*namespaceMarker).sweep}

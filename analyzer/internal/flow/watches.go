@@ -313,18 +313,22 @@ func (p *Package) syncReach(fn *ssa.Function) map[*ssa.Function]bool {
 // An informer watch is an event handler the package adds to a typed
 // informer whose UpdateFunc tests the old object only to compare its
 // resourceVersion with the new one's (the resync check) before it queues
-// the object: every write of an object of the type, a conflicting
-// writer's included, puts its key on the work queue again. Tests of the
-// new object alone choose which objects the controller handles, as its
+// the object, or runs a sync function of the package on it itself: every
+// write of an object of the type, a conflicting writer's included, puts
+// its key on the work queue again, or runs that function again. Tests of
+// the new object alone choose which objects the controller handles, as its
 // AddFunc does, not which changes.
 type informerWatch struct {
-	objType types.Type // *T
-	add     *ssa.Call  // the AddEventHandler call
+	objType types.Type             // *T
+	add     *ssa.Call              // the AddEventHandler call
+	runs    map[*ssa.Function]bool // nil when it queues; else what the UpdateFunc runs itself, and what they call
 }
 
 // InformerRewatched returns the AddEventHandler call of an informer watch
-// of the package on the type of obj, or nil.
-func (p *Package) InformerRewatched(obj ssa.Value) *ssa.Call {
+// of the package on the type of obj that queues the object, or runs fn
+// (fn, the function that writes obj, is called by what the UpdateFunc
+// calls, not as a goroutine); nil if none.
+func (p *Package) InformerRewatched(fn *ssa.Function, obj ssa.Value) *ssa.Call {
 	if obj == nil {
 		return nil
 	}
@@ -336,39 +340,43 @@ func (p *Package) InformerRewatched(obj ssa.Value) *ssa.Call {
 				continue
 			}
 			h, t, ok := model.InformerHandler(&c.Call)
-			if ok && p.queuesEveryUpdate(h) {
-				p.informerMemo = append(p.informerMemo, informerWatch{objType: t, add: c})
+			if !ok {
+				continue
+			}
+			if runs, ok := p.everyUpdate(h); ok {
+				p.informerMemo = append(p.informerMemo, informerWatch{objType: t, add: c, runs: runs})
 			}
 		}
 	}
 	t := strip(obj).Type()
 	for _, w := range p.informerMemo {
-		if types.Identical(t, w.objType) {
+		if types.Identical(t, w.objType) && (w.runs == nil || w.runs[fn]) {
 			return w.add
 		}
 	}
 	return nil
 }
 
-// queuesEveryUpdate reports whether an event handler (a handler struct of
-// funcs, or a pointer to one) has an UpdateFunc that queues every update:
-// it calls a work queue's Add or an enqueue... function, and neither its
-// branches nor the arguments of its calls depend on the old object but
-// through a comparison of the two resourceVersions.
-func (p *Package) queuesEveryUpdate(h ssa.Value) bool {
+// everyUpdate reports whether an event handler (a handler struct of funcs,
+// or a pointer to one) has an UpdateFunc that acts on every update: it
+// calls a work queue's Add or an enqueue... function (runs is nil), or
+// functions of the package (runs holds them and what they call), and
+// neither its branches nor the arguments of its calls depend on the old
+// object but through a comparison of the two resourceVersions.
+func (p *Package) everyUpdate(h ssa.Value) (runs map[*ssa.Function]bool, ok bool) {
 	v := strip(h)
 	if mi, ok := v.(*ssa.MakeInterface); ok {
 		v = mi.X
 	}
 	if !model.IsEventHandlerFuncs(v.Type()) {
-		return false
+		return nil, false
 	}
 	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
 		v = ld.X
 	}
 	alloc, ok := v.(*ssa.Alloc)
 	if !ok {
-		return false
+		return nil, false
 	}
 	var update ssa.Value
 	for _, r := range ssax.Referrers(alloc) {
@@ -383,7 +391,7 @@ func (p *Package) queuesEveryUpdate(h ssa.Value) bool {
 		for _, fr := range ssax.Referrers(fa) {
 			if s, ok := fr.(*ssa.Store); ok && s.Addr == fa {
 				if update != nil {
-					return false
+					return nil, false
 				}
 				update = s.Val
 			}
@@ -391,23 +399,38 @@ func (p *Package) queuesEveryUpdate(h ssa.Value) bool {
 	}
 	fns := p.funcValues(update)
 	if len(fns) == 0 {
-		return false
+		return nil, false
 	}
+	queues := true
+	var called []*ssa.Function
 	for _, fn := range fns {
-		if !p.unfilteredUpdate(boundMethod(fn)) {
-			return false
+		q, direct, ok := p.unfilteredUpdate(boundMethod(fn))
+		if !ok {
+			return nil, false
+		}
+		queues = queues && q
+		called = append(called, direct...)
+	}
+	if queues {
+		return nil, true
+	}
+	runs = map[*ssa.Function]bool{}
+	for _, fn := range called {
+		for g := range p.syncReach(fn) {
+			runs[g] = true
 		}
 	}
-	return true
+	return runs, len(runs) > 0
 }
 
-// unfilteredUpdate is queuesEveryUpdate for one UpdateFunc.
-func (p *Package) unfilteredUpdate(fn *ssa.Function) bool {
+// unfilteredUpdate is everyUpdate for one UpdateFunc: whether it queues,
+// and the functions of the package it calls (not as goroutines) when it
+// does not.
+func (p *Package) unfilteredUpdate(fn *ssa.Function) (queues bool, direct []*ssa.Function, ok bool) {
 	if fn.Signature.Params().Len() != 2 || len(fn.Params) < 2 || len(fn.Blocks) == 0 {
-		return false
+		return false, nil, false
 	}
 	old := fn.Params[len(fn.Params)-2] // after the receiver of a method
-	queues := false
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch x := instr.(type) {
@@ -416,18 +439,24 @@ func (p *Package) unfilteredUpdate(fn *ssa.Function) bool {
 				// new one (c.enqueueIfChanged(old, new)).
 				for _, a := range x.Common().Args {
 					if dependsOn(a, old, map[ssa.Value]bool{}, 0) {
-						return false
+						return false, nil, false
 					}
 				}
-				queues = queues || model.IsWorkqueueAdd(x.Common()) || model.IsRequeueCall(x.Common())
+				if model.IsWorkqueueAdd(x.Common()) || model.IsRequeueCall(x.Common()) {
+					queues = true
+				} else if g := callee(x.Common()); p.local(g) {
+					if _, isGo := x.(*ssa.Go); !isGo {
+						direct = append(direct, g)
+					}
+				}
 			case *ssa.If:
 				if dependsOn(x.Cond, old, map[ssa.Value]bool{}, 0) {
-					return false
+					return false, nil, false
 				}
 			}
 		}
 	}
-	return queues
+	return queues, direct, queues || len(direct) > 0
 }
 
 // dependsOn reports whether v is computed from x, other than through a

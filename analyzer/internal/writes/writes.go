@@ -120,7 +120,7 @@ func (w *Write) Retry() *flow.Retry {
 // controller of the package that reconciles the written object's type with
 // no event filter and runs the write in its Reconcile, or the
 // AddEventHandler call of an informer of the type whose UpdateFunc queues
-// every update, for an object read: a conflicting write's
+// every update, or runs the write itself, for an object read: a conflicting write's
 // event reconciles the object again, and the status, observed state, is
 // computed and written afresh. nil if none, and for other writes.
 func (w *Write) RewatchedStatus() *ssa.Call {
@@ -146,7 +146,7 @@ func (w *Write) RewatchedStatus() *ssa.Call {
 				return nil
 			}
 		}
-		return w.set.flow.InformerRewatched(w.Obj)
+		return w.set.flow.InformerRewatched(w.Call.Parent(), w.Obj)
 	})
 }
 
