@@ -19,7 +19,10 @@ the dynamic client, controller-runtime's client, listers and informer stores,
 by the shape of their calls, in older releases too (client-go before v0.18,
 whose methods take no context, controller-runtime before v0.13, whose Get
 takes no options) and vendored in GOPATH mode; and the conflict retries: retry.RetryOnConflict,
-retry.OnError with apierrors.IsConflict, wait conditions and hand-written
+retry.OnError with apierrors.IsConflict, wait conditions (given as a func
+literal, a function or method value, or the func a function of the package
+makes and returns: wait.ExponentialBackoffWithContext(ctx, b,
+makeCondition(obj))) and hand-written
 loops that retry on apierrors.IsConflict or on any error (for i := 0; i < n
 && err != nil; i++ { err = op() }: they go round again when the attempt
 fails and leave when it succeeds), gomega's Eventually in tests, and the

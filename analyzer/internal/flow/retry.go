@@ -301,6 +301,19 @@ func (p *Package) funcValues(v ssa.Value) []*ssa.Function {
 			if b, ok := p.bindings[x]; ok {
 				walk(b)
 			}
+		case *ssa.Call:
+			// A function of the package that returns a func value
+			// (makeCondition(...) returns func(ctx) (bool, error)): what
+			// each of its returns gives.
+			fn := x.Call.StaticCallee()
+			if !p.local(fn) || x.Call.Signature().Results().Len() != 1 {
+				return
+			}
+			for _, b := range fn.Blocks {
+				if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(ret.Results) == 1 {
+					walk(ret.Results[0])
+				}
+			}
 		}
 	}
 	walk(v)
