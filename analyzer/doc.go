@@ -186,7 +186,9 @@ writes again;
 and a conflict, or any failure of the write, mapped to a
 result that differs from the success path's (if IsConflict(err) { return
 false, nil } in an election between replicas, or if err != nil { log...;
-return false } where success returns true: the caller is told). The
+return false } where success returns true, or a pointer known not to be nil,
+return nil, newHTTPError(503), where success returns obj, nil: the caller
+is told). The
 swallow is a conflict mapped to exactly what success returns; a conflict
 test in a deferred closure that sets none of the function's results (defer
 func() { if IsConflict(err) { _ = m.resync() } }(), a refresh of a cached

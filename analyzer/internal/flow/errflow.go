@@ -1320,7 +1320,8 @@ func (p *Package) swallowsConflictArg(t *errTaint) bool {
 // distinctFromSuccess returns a test of a return on a conflict path: whether
 // one of its results, a constant of a basic type other than an error, differs
 // from that result of every return that follows a successful write (the
-// error known nil there). nil when no such return is found. A
+// error known nil there), or is a pointer known not to be nil where every
+// such return gives nil. nil when no such return is found. A
 // reconcile.Result is not compared: what it asks of the work queue is
 // requeues' question.
 func (p *Package) distinctFromSuccess(write ssa.Instruction, t *errTaint, success map[*ssa.BasicBlock]bool) func(*ssa.Return) bool {
@@ -1366,6 +1367,21 @@ func (p *Package) distinctFromSuccess(write ssa.Instruction, t *errTaint, succes
 	}
 	return func(ret *ssa.Return) bool {
 		for i, r := range ret.Results {
+			if _, ptr := r.Type().Underlying().(*types.Pointer); ptr && p.nonNil(returned(r), 0) {
+				// return nil, httpError(...) where success returns (obj,
+				// nil): a pointer the caller tests against nil.
+				nilOnSuccess := true
+				for _, s := range rets {
+					if !isNil(returned(s.Results[i])) {
+						nilOnSuccess = false
+						break
+					}
+				}
+				if nilOnSuccess {
+					return true
+				}
+				continue
+			}
 			c, ok := returned(r).(*ssa.Const)
 			if !ok || c.Value == nil || model.IsError(r.Type()) {
 				continue
@@ -1387,6 +1403,32 @@ func (p *Package) distinctFromSuccess(write ssa.Instruction, t *errTaint, succes
 		}
 		return false
 	}
+}
+
+// nonNil reports whether a pointer is known not to be nil: an allocation
+// (&T{...}), or the result of a function of the package each return of
+// which gives one (a constructor one call deep).
+func (p *Package) nonNil(v ssa.Value, depth int) bool {
+	switch x := v.(type) {
+	case *ssa.Alloc:
+		return true
+	case *ssa.Call:
+		fn := x.Call.StaticCallee()
+		if depth > 0 || !p.local(fn) || x.Call.Signature().Results().Len() != 1 {
+			return false
+		}
+		n := 0
+		for _, b := range fn.Blocks {
+			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+				if len(ret.Results) != 1 || !p.nonNil(returned(ret.Results[0]), depth+1) {
+					return false
+				}
+				n++
+			}
+		}
+		return n > 0
+	}
+	return false
 }
 
 // succeeds reports whether a return reports success: each error it returns is
