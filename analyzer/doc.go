@@ -143,7 +143,11 @@ inside a helper such as return ignoreConflict(err), in any package) instead
 of being returned. The change is then lost whenever another writer got there
 first. Returning the error is fine: a controller's work queue requeues it,
 and a caller may retry; so is asking for a requeue on conflict, also from a
-deferred closure that sets the function's named results, or putting the
+deferred closure that sets the function's named results, or returning a
+package-level variable whose name asks for another attempt or reports a
+failure (return worker.StatusConflict, return worker.StatusError; not
+StatusErrorNoRetry), as controllers whose workers take a result type of
+their own answer them, or putting the
 object back on a work queue (queue.AddRateLimited, AddAfter, or a function,
 method or func-valued field named enqueue... or requeue..., as controllers
 name their wrappers of it: ec.enqueueExperimentAfter(ex, time.Second)), or, in
@@ -187,8 +191,9 @@ and a conflict, or any failure of the write, mapped to a
 result that differs from the success path's (if IsConflict(err) { return
 false, nil } in an election between replicas, or if err != nil { log...;
 return false } where success returns true, or a pointer known not to be nil,
-return nil, newHTTPError(503), where success returns obj, nil: the caller
-is told). The
+return nil, newHTTPError(503), where success returns obj, nil, or a
+package-level variable where every success return gives another one: the
+caller is told). The
 swallow is a conflict mapped to exactly what success returns; a conflict
 test in a deferred closure that sets none of the function's results (defer
 func() { if IsConflict(err) { _ = m.resync() } }(), a refresh of a cached

@@ -712,7 +712,14 @@ func (p *Package) handledFrom(from *ssa.BasicBlock, write ssa.Instruction, t *er
 		if sinkBlocks[b] {
 			return true
 		}
-		if ends, handled := p.instrsHandOn(b.Instrs, success[b], failed[b], distinct); ends {
+		// A block only the conflict branch reaches (from has no other
+		// way in, and dominates it) runs for a conflict:
+		// a requeue there answers it, also when a path from a successful
+		// write reaches the conflict test (if err != nil { if
+		// IsConflict(err) { return StatusConflict } } after err =
+		// updateErr).
+		after := success[b] && !(len(from.Preds) == 1 && from.Dominates(b))
+		if ends, handled := p.instrsHandOn(b.Instrs, after, failed[b], distinct); ends {
 			if handled {
 				return true
 			}
@@ -1146,11 +1153,25 @@ func (p *Package) returnsFailure(ret *ssa.Return) bool {
 // a reconcile.Result other than the zero value.
 func requeues(ret *ssa.Return) bool {
 	for _, r := range ret.Results {
-		if model.IsReconcileResult(r.Type()) && isRequeue(returned(r)) {
+		if model.IsReconcileResult(r.Type()) && isRequeue(returned(r)) || requeueValue(r) {
 			return true
 		}
 	}
 	return false
+}
+
+// requeueValue reports whether a result that is not an error is a
+// package-level variable, or its address, whose name asks for another
+// attempt (return worker.StatusConflict, model.IsRequeueValue).
+func requeueValue(r ssa.Value) bool {
+	if model.IsError(r.Type()) {
+		return false
+	}
+	g := loadedGlobal(returned(r))
+	if a, ok := returned(r).(*ssa.Global); ok {
+		g = a
+	}
+	return g != nil && model.IsRequeueValue(g.Name())
 }
 
 // returned looks through the result slots of a function with deferred
@@ -1182,7 +1203,9 @@ func returned(v ssa.Value) ssa.Value {
 }
 
 // literalRequeue reports whether a return hands back a reconcile.Result
-// literal that asks for a requeue (return ctrl.Result{RequeueAfter: d}, nil):
+// literal that asks for a requeue (return ctrl.Result{RequeueAfter: d}, nil),
+// or a package-level variable (or its address) whose name asks for one
+// (return worker.StatusConflict, model.IsRequeueValue):
 // it does whichever path led there, after a successful write too, so a
 // dropped or logged failure is written again on the next pass. (A result
 // variable that a success path alone set is no answer to a failure; nor is a
@@ -1190,6 +1213,9 @@ func returned(v ssa.Value) ssa.Value {
 // does not ask this.)
 func literalRequeue(ret *ssa.Return) bool {
 	for _, r := range ret.Results {
+		if requeueValue(r) {
+			return true
+		}
 		if !model.IsReconcileResult(r.Type()) {
 			continue
 		}
@@ -1321,7 +1347,8 @@ func (p *Package) swallowsConflictArg(t *errTaint) bool {
 // one of its results, a constant of a basic type other than an error, differs
 // from that result of every return that follows a successful write (the
 // error known nil there), or is a pointer known not to be nil where every
-// such return gives nil. nil when no such return is found. A
+// such return gives nil, or a package-level variable where every such
+// return gives another one (return StatusConflict, return StatusAllOK). nil when no such return is found. A
 // reconcile.Result is not compared: what it asks of the work queue is
 // requeues' question.
 func (p *Package) distinctFromSuccess(write ssa.Instruction, t *errTaint, success map[*ssa.BasicBlock]bool) func(*ssa.Return) bool {
@@ -1382,6 +1409,22 @@ func (p *Package) distinctFromSuccess(write ssa.Instruction, t *errTaint, succes
 				}
 				continue
 			}
+			if g := loadedGlobal(returned(r)); g != nil && !model.IsError(r.Type()) {
+				// return worker.StatusConflict where success returns
+				// worker.StatusAllOK: package-level variables a caller
+				// tells apart, as named results.
+				differs := true
+				for _, s := range rets {
+					if sg := loadedGlobal(returned(s.Results[i])); sg == nil || sg == g {
+						differs = false
+						break
+					}
+				}
+				if differs {
+					return true
+				}
+				continue
+			}
 			c, ok := returned(r).(*ssa.Const)
 			if !ok || c.Value == nil || model.IsError(r.Type()) {
 				continue
@@ -1406,11 +1449,11 @@ func (p *Package) distinctFromSuccess(write ssa.Instruction, t *errTaint, succes
 }
 
 // nonNil reports whether a pointer is known not to be nil: an allocation
-// (&T{...}), or the result of a function of the package each return of
+// (&T{...}), the address of a package-level variable, or the result of a function of the package each return of
 // which gives one (a constructor one call deep).
 func (p *Package) nonNil(v ssa.Value, depth int) bool {
 	switch x := v.(type) {
-	case *ssa.Alloc:
+	case *ssa.Alloc, *ssa.Global:
 		return true
 	case *ssa.Call:
 		fn := x.Call.StaticCallee()
@@ -1429,6 +1472,16 @@ func (p *Package) nonNil(v ssa.Value, depth int) bool {
 		return n > 0
 	}
 	return false
+}
+
+// loadedGlobal returns the package-level variable v is the value of (a
+// load of it), or nil.
+func loadedGlobal(v ssa.Value) *ssa.Global {
+	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		g, _ := ld.X.(*ssa.Global)
+		return g
+	}
+	return nil
 }
 
 // succeeds reports whether a return reports success: each error it returns is

@@ -390,6 +390,27 @@ func IsRequeueCall(c *ssa.CallCommon) bool {
 	return strings.HasPrefix(name, "enqueue") || strings.HasPrefix(name, "requeue")
 }
 
+// IsRequeueValue reports whether a package-level variable, returned as a
+// result that is not an error, asks by its name for another attempt or
+// reports a failure (worker.StatusConflict, worker.StatusError,
+// ResultRequeue, RetryLater, StatusBackoff), as controllers with a result
+// type of their own name the values their work queue requeues; a name that
+// says no retry (StatusErrorNoRetry) does not.
+func IsRequeueValue(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"noretry", "norequeue", "withoutretry", "dontretry"} {
+		if strings.Contains(n, w) {
+			return false
+		}
+	}
+	for _, w := range []string{"requeue", "retry", "conflict", "backoff", "error", "fail"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // IsConflictFunc reports whether a function is apierrors.IsConflict (passed
 // as a value: retry.OnError(backoff, apierrors.IsConflict, fn)).
 func IsConflictFunc(obj *types.Func) bool {

@@ -1,0 +1,22 @@
+// Package workresult is a controller's own result type, as controllers
+// that run their own workers define it: the worker requeues a key whose
+// result asks for it.
+package workresult
+
+import "time"
+
+type Result struct {
+	Success      bool
+	RequeueAfter *time.Duration
+	Backoff      bool
+}
+
+var conflictDelay = 500 * time.Millisecond
+
+var (
+	StatusAllOK    = Result{Success: true}
+	StatusError    = Result{Backoff: true}
+	StatusConflict = Result{RequeueAfter: &conflictDelay}
+	// StatusErrorNoRetry: the worker forgets the key.
+	StatusErrorNoRetry = Result{}
+)
