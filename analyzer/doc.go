@@ -173,7 +173,8 @@ a write in a function that a periodic runner runs (wait.Until,
 wait.JitterUntilWithContext, ..., or a poll whose condition never says it
 is done: return false, nil on every return), given to it as a func
 literal, a method value (wait.Until(c.resync, ...)) or a function, or
-called from such a function (whoever else calls it), or a function that
+called from such a function or from a round of a loop written by hand
+that waits for a timer (below) (whoever else calls it), or a function that
 runs the work such a function puts on a queue held in a field (the
 function given to the call that built the queue, s.tasks =
 task.NewTaskQueue(s.sync); or, in a worker that takes the queue's items

@@ -12,7 +12,7 @@ import (
 // A replica takes over an expired Lease before it rotates certificates.
 // A failed Update, a conflict with another replica included, is logged and
 // answered with false, which success never returns: the caller is told it
-// does not hold the lease, and tries again on its next tick.
+// does not hold the lease.
 func acquireRotationLease(ctx context.Context, cs kubernetes.Interface, ns, holder string) bool {
 	lease, err := cs.CoordinationV1().Leases(ns).Get(ctx, "cert-rotation", metav1.GetOptions{})
 	if err != nil {
@@ -47,22 +47,15 @@ func renewRotationLease(ctx context.Context, cs kubernetes.Interface, ns, holder
 	return true
 }
 
+// One rotation, on demand (no period runs it again): what the lease
+// writes answer decides whether this replica rotates.
 func rotateWithLease(ctx context.Context, cs kubernetes.Interface, ns, holder string, rotate func()) {
-	ticker := time.NewTicker(time.Minute)
-	defer ticker.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-ticker.C:
-			if !acquireRotationLease(ctx, cs, ns, holder) {
-				continue
-			}
-			rotate()
-			if renewRotationLease(ctx, cs, ns, holder) {
-				rotate()
-			}
-		}
+	if !acquireRotationLease(ctx, cs, ns, holder) {
+		return
+	}
+	rotate()
+	if renewRotationLease(ctx, cs, ns, holder) {
+		rotate()
 	}
 }
 

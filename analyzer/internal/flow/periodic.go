@@ -41,9 +41,14 @@ func (p *Package) periodic(fn *ssa.Function, depth int) bool {
 	if obj := fn.Object(); obj == nil || obj.Exported() || p.escapes(fn) {
 		return false
 	}
-	// One call from a function run every period is enough: whoever else
-	// calls it (once at the start, say), the next period runs it again.
+	// One call from a function run every period, or in a round of a loop
+	// written by hand that waits for a timer each time round, is enough:
+	// whoever else calls it (once at the start, say), the next period runs
+	// it again.
 	for _, c := range p.callsOf[fn] {
+		if _, isGo := c.(*ssa.Go); !isGo && p.PeriodicLoop(c) != nil {
+			return true
+		}
 		for g := c.Parent(); g != nil; g = g.Parent() {
 			if g != fn && p.periodic(g, depth+1) {
 				return true
