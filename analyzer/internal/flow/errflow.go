@@ -713,11 +713,10 @@ func (p *Package) handledFrom(from *ssa.BasicBlock, write ssa.Instruction, t *er
 			return true
 		}
 		// A block only the conflict branch reaches (from has no other
-		// way in, and dominates it) runs for a conflict:
-		// a requeue there answers it, also when a path from a successful
-		// write reaches the conflict test (if err != nil { if
-		// IsConflict(err) { return StatusConflict } } after err =
-		// updateErr).
+		// way in, and dominates it) runs for a conflict: a requeue there
+		// answers it, also when a path from a successful write reaches
+		// the conflict test (err = updateErr ... if err != nil { if
+		// IsConflict(err) { return StatusConflict } }).
 		after := success[b] && !(len(from.Preds) == 1 && from.Dominates(b))
 		if ends, handled := p.instrsHandOn(b.Instrs, after, failed[b], distinct); ends {
 			if handled {
@@ -1348,9 +1347,9 @@ func (p *Package) swallowsConflictArg(t *errTaint) bool {
 // from that result of every return that follows a successful write (the
 // error known nil there), or is a pointer known not to be nil where every
 // such return gives nil, or a package-level variable where every such
-// return gives another one (return StatusConflict, return StatusAllOK). nil when no such return is found. A
-// reconcile.Result is not compared: what it asks of the work queue is
-// requeues' question.
+// return gives another one (return StatusConflict, return StatusAllOK).
+// nil when no such return is found. A reconcile.Result is not compared:
+// what it asks of the work queue is requeues' question.
 func (p *Package) distinctFromSuccess(write ssa.Instruction, t *errTaint, success map[*ssa.BasicBlock]bool) func(*ssa.Return) bool {
 	if write == nil || write.Block() == nil {
 		return nil
@@ -1449,8 +1448,9 @@ func (p *Package) distinctFromSuccess(write ssa.Instruction, t *errTaint, succes
 }
 
 // nonNil reports whether a pointer is known not to be nil: an allocation
-// (&T{...}), the address of a package-level variable, or the result of a function of the package each return of
-// which gives one (a constructor one call deep).
+// (&T{...}), the address of a package-level variable, or the result of a
+// function of the package each return of which gives one (a constructor
+// one call deep).
 func (p *Package) nonNil(v ssa.Value, depth int) bool {
 	switch x := v.(type) {
 	case *ssa.Alloc, *ssa.Global:
