@@ -1166,9 +1166,10 @@ func requeueValue(r ssa.Value) bool {
 	if model.IsError(r.Type()) {
 		return false
 	}
-	g := loadedGlobal(returned(r))
-	if a, ok := returned(r).(*ssa.Global); ok {
-		g = a
+	v := returned(r)
+	g, ok := v.(*ssa.Global) // &worker.StatusConflict
+	if !ok {
+		g = loadedGlobal(v) // worker.StatusConflict
 	}
 	return g != nil && model.IsRequeueValue(g.Name())
 }

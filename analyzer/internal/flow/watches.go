@@ -319,9 +319,11 @@ func (p *Package) syncReach(fn *ssa.Function) map[*ssa.Function]bool {
 // the new object alone choose which objects the controller handles, as its
 // AddFunc does, not which changes.
 type informerWatch struct {
-	objType types.Type             // *T
-	add     *ssa.Call              // the AddEventHandler call
-	runs    map[*ssa.Function]bool // nil when it queues; else what the UpdateFunc runs itself, and what they call
+	objType types.Type // *T
+	add     *ssa.Call  // the AddEventHandler call
+	// runs is nil when the UpdateFunc queues the object; otherwise the
+	// functions it calls itself, and what those call.
+	runs map[*ssa.Function]bool
 }
 
 // InformerRewatched returns the AddEventHandler call of an informer watch

@@ -116,13 +116,13 @@ func (w *Write) Retry() *flow.Retry {
 }
 
 // RewatchedStatus returns, for a status write (a client call, or a
-// helper's), the For call of a
-// controller of the package that reconciles the written object's type with
-// no event filter and runs the write in its Reconcile, or the
-// AddEventHandler call of an informer of the type whose UpdateFunc queues
-// every update, or runs the write itself, for an object read: a conflicting write's
-// event reconciles the object again, and the status, observed state, is
-// computed and written afresh. nil if none, and for other writes.
+// helper's), the For call of a controller of the package that reconciles
+// the written object's type with no event filter and runs the write in its
+// Reconcile, or the AddEventHandler call of an informer of the type whose
+// UpdateFunc queues every update, or runs the write itself, for an object
+// read: a conflicting write's event reconciles the object again, and the
+// status, observed state, is computed and written afresh. nil if none, and
+// for other writes.
 func (w *Write) RewatchedStatus() *ssa.Call {
 	return w.watch.get(func() *ssa.Call {
 		status := w.Client != nil && w.Client.Subresource == "status" || w.Via != nil && w.ViaWrite.Status
