@@ -19,6 +19,9 @@ func (p *Package) aliases(v ssa.Value) []ssa.Value {
 	}
 	seen := map[ssa.Value]bool{v: true}
 	out := []ssa.Value{v}
+	// Asked again while being found (a struct stored into a field of what
+	// it holds), v has only itself.
+	p.aliasMemo[v] = out[:1:1]
 	for i := 0; i < len(out) && i < maxAliases; i++ {
 		x := out[i]
 		refs := x.Referrers()
@@ -61,6 +64,11 @@ func (p *Package) aliases(v ssa.Value) []ssa.Value {
 						}
 					}
 				}
+				if fa, ok := r.Addr.(*ssa.FieldAddr); ok && r.Val == x {
+					for _, ld := range p.soleFieldLoads(fa, x) {
+						push(ld)
+					}
+				}
 			case *ssa.MakeClosure:
 				// Captured by reference: the closure's free variable is the same object.
 				if fn, ok := r.Fn.(*ssa.Function); ok {
@@ -86,6 +94,38 @@ func (p *Package) aliases(v ssa.Value) []ssa.Value {
 	}
 	p.aliasMemo[v] = out
 	return out
+}
+
+// soleFieldLoads returns, when x is the only value the function stores into
+// a reference field of the program's own struct (r.Instance = &T{}), the
+// loads of that field of the same struct: each use of r.Instance loads it
+// again, and a read into one load (Get(ctx, key, r.Instance)) fills what
+// the others refer to. A field given two values has no single object.
+func (p *Package) soleFieldLoads(fa *ssa.FieldAddr, x ssa.Value) []ssa.Value {
+	vals, ok := p.wrapperField(fa)
+	if !ok {
+		return nil
+	}
+	for _, v := range vals {
+		if v != x {
+			return nil
+		}
+	}
+	var loads []ssa.Value
+	for _, base := range p.aliases(fa.X) {
+		for _, r := range ssax.Referrers(base) {
+			f, isField := r.(*ssa.FieldAddr)
+			if !isField || f.Field != fa.Field || f.X != base {
+				continue
+			}
+			for _, rr := range ssax.Referrers(f) {
+				if ld, isLoad := rr.(*ssa.UnOp); isLoad && ld.Op == token.MUL {
+					loads = append(loads, ld)
+				}
+			}
+		}
+	}
+	return loads
 }
 
 // isVariable reports whether addr is a variable: a local or a captured one.
