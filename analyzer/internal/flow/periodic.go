@@ -377,11 +377,7 @@ type PeriodicArg struct {
 func (p *Package) freshIn(v ssa.Value, at ssa.Instruction, in func(ssa.Instruction) bool) bool {
 	origins := p.Object(v, at)
 	if len(origins) == 0 {
-		if x, ok := v.(*ssa.Extract); ok {
-			v = x.Tuple
-		}
-		c, ok := v.(*ssa.Call)
-		return ok && in(c)
+		return resultIn(v, in, 0)
 	}
 	for _, o := range origins {
 		_, call := o.Site.(ssa.CallInstruction)
@@ -391,6 +387,48 @@ func (p *Package) freshIn(v ssa.Value, at ssa.Instruction, in func(ssa.Instructi
 		}
 	}
 	return true
+}
+
+// resultIn reports whether a value is the result of a call in a round, or
+// an element of one (an item of a list a helper of the package returns,
+// whose items the analysis does not describe), on every way into it.
+func resultIn(v ssa.Value, in func(ssa.Instruction) bool, depth int) bool {
+	if depth > maxAliases {
+		return false
+	}
+	switch x := v.(type) {
+	case *ssa.Extract:
+		if next, ok := x.Tuple.(*ssa.Next); ok {
+			if r, ok := next.Iter.(*ssa.Range); ok {
+				return resultIn(r.X, in, depth+1)
+			}
+			return false
+		}
+		return resultIn(x.Tuple, in, depth+1)
+	case *ssa.Call:
+		return in(x)
+	case *ssa.UnOp:
+		if ia, ok := x.X.(*ssa.IndexAddr); ok && x.Op == token.MUL {
+			return resultIn(ia.X, in, depth+1)
+		}
+	case *ssa.Index:
+		return resultIn(x.X, in, depth+1)
+	case *ssa.Lookup:
+		return resultIn(x.X, in, depth+1)
+	case *ssa.Phi:
+		seen := false
+		for _, e := range x.Edges {
+			if isNil(e) {
+				continue
+			}
+			if !resultIn(e, in, depth+1) {
+				return false
+			}
+			seen = true
+		}
+		return seen
+	}
+	return false
 }
 
 // ParamOf returns the parameter an Unknown origin is, or whose element it
