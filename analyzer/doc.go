@@ -92,6 +92,11 @@ reported: the API server rejects an update without a resourceVersion.
 A successful Create followed by an Update of the same built object is
 reported.
 
+An object the function allocates into a reference field of a struct of
+the program's own (r.Instance = &T{}) and reads into through that field
+(Get(ctx, key, r.Instance)) is read: each use of r.Instance loads the
+same object, as long as the function stores nothing else in the field.
+
 An object is no longer known to be built once its address is put in a
 field of a struct given to a helper (reconciler.Params{Reconciled: &secret}),
 which may read into it, or once it is given, with a context, to a method
@@ -186,8 +191,9 @@ ticker.C, <-time.After(d), time.Sleep(d)), of an object read in that round;
 and a write in a helper of the package of an object it is given (or an
 element of a map or slice it is given), where every call of the helper
 runs in such a round with an argument read or worked out in that round (a
-map of the out-of-date items of a List): the next period reads it and
-writes again;
+map of the out-of-date items of a List, or an item of the list a helper of
+the package returns, each given to a goroutine: go c.prune(ctx, item)):
+the next period reads it and writes again;
 and a conflict, or any failure of the write, mapped to a
 result that differs from the success path's (if IsConflict(err) { return
 false, nil } in an election between replicas, or if err != nil { log...;
