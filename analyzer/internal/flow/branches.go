@@ -84,6 +84,42 @@ func infeasibleEdges(phi *ssa.Phi, at ssa.Instruction) []bool {
 	return dead
 }
 
+// exclusiveBranches reports whether a and b, instructions of one function,
+// lie on branches of the same condition with opposite results, so that b
+// never runs after a on the same pass, as in
+//
+//	if notFound { obj = T{...} }
+//	...
+//	if notFound { Create(&obj) } else { Update(&obj) }
+//
+// where the Update never sees the object built for the Create. A condition
+// that is one SSA value counts only if no path from a leads back to where
+// it is computed: in a loop, the next round may compute it anew.
+func exclusiveBranches(a, b ssa.Instruction) bool {
+	if a.Parent() != b.Parent() {
+		return false
+	}
+	bOut := knownOutcomes(b.Block())
+	if len(bOut) == 0 {
+		return false
+	}
+	for _, o := range knownOutcomes(a.Block()) {
+		for _, x := range bOut {
+			if o.cond == x.cond {
+				def, ok := o.cond.(ssa.Instruction)
+				if o.val != x.val && (!ok || !reachable(a.Block(), def.Block(), nil)) {
+					return true
+				}
+				continue
+			}
+			if same, neg := sameCondition(o.cond, x.cond, nil); same && (o.val != x.val) != neg {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // contradicts reports whether an outcome is contradicted by one of outs.
 func contradicts(o outcome, outs []outcome, join *ssa.BasicBlock) bool {
 	for _, a := range outs {

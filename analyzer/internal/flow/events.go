@@ -609,7 +609,7 @@ func (p *Package) objectAt(v ssa.Value, at ssa.Instruction, depth int) []Origin 
 	}
 	var evs []*event
 	for _, e := range info.events {
-		if e.instr != at && p.mayReach(e.instr, at) && (!e.onSuccess || p.afterSuccess(e.instr, at)) {
+		if e.instr != at && p.mayReach(e.instr, at) && (!e.onSuccess || p.afterSuccess(e.instr, at)) && !exclusiveBranches(e.instr, at) {
 			evs = append(evs, e)
 		}
 	}
