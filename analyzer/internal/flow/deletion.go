@@ -1,6 +1,7 @@
 package flow
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 
@@ -109,7 +110,7 @@ func (p *Package) branchDeleting(obj map[ssa.Value]bool, at ssa.Instruction) boo
 		if !ok || pred.Succs[0] == pred.Succs[1] {
 			continue
 		}
-		setIfTrue, ok := deletionTest(ifi.Cond, obj)
+		setIfTrue, ok := p.deletionTest(ifi.Cond, obj, 0)
 		if ok && (b == pred.Succs[0]) == setIfTrue {
 			return true
 		}
@@ -146,12 +147,14 @@ func derefDeleting(obj map[ssa.Value]bool, at ssa.Instruction) bool {
 }
 
 // deletionTest recognises a test of an object's deletion timestamp, and
-// says whether it is true when the timestamp is set.
-func deletionTest(cond ssa.Value, obj map[ssa.Value]bool) (setIfTrue, ok bool) {
+// says whether it is true when the timestamp is set: also a call of a
+// predicate of the package given the object (isTerminating(obj), whose
+// result is such a test of its parameter: deletingPredicate).
+func (p *Package) deletionTest(cond ssa.Value, obj map[ssa.Value]bool, depth int) (setIfTrue, ok bool) {
 	switch x := cond.(type) {
 	case *ssa.UnOp:
 		if x.Op == token.NOT {
-			set, ok := deletionTest(x.X, obj)
+			set, ok := p.deletionTest(x.X, obj, depth)
 			return !set, ok
 		}
 	case *ssa.BinOp:
@@ -172,6 +175,73 @@ func deletionTest(cond ssa.Value, obj map[ssa.Value]bool) (setIfTrue, ok bool) {
 		if model.CalledName(c) == "IsZero" && deletionTimestamp(model.Recv(c), obj) {
 			return false, true
 		}
+		if fn := callee(c); fn != nil && p.local(fn) && depth < maxParamReadDepth {
+			for i, a := range c.Args {
+				if i < len(fn.Params) && isObjectOrMeta(a, obj) {
+					return p.deletingPredicate(fn, fn.Params[i], depth+1)
+				}
+			}
+		}
+	}
+	return false, false
+}
+
+// deletingPredicate says whether a function of one boolean result is a
+// test of the deletion timestamp of its parameter prm, and which way: true
+// when every return gives false or a test that is true when the timestamp
+// is set (return o != nil && o.DeletionTimestamp != nil), false when every
+// return gives true or a test that is false when it is set.
+func (p *Package) deletingPredicate(fn *ssa.Function, prm *ssa.Parameter, depth int) (setIfTrue, ok bool) {
+	if fn.Signature.Results().Len() != 1 {
+		return false, false
+	}
+	obj := map[ssa.Value]bool{}
+	for _, a := range p.objectAliases(prm) {
+		obj[a] = true
+	}
+	var vals []ssa.Value
+	for _, b := range fn.Blocks {
+		if ret, isRet := b.Instrs[len(b.Instrs)-1].(*ssa.Return); isRet {
+			vals = append(vals, ret.Results[0])
+		}
+	}
+	seen := map[ssa.Value]bool{}
+	var consts [2]bool // a constant false, a constant true is returned
+	var tests [2]bool  // a test true when the timestamp is set, or false
+	for len(vals) > 0 {
+		v := vals[len(vals)-1]
+		vals = vals[:len(vals)-1]
+		if seen[v] {
+			continue
+		}
+		seen[v] = true
+		if phi, isPhi := v.(*ssa.Phi); isPhi {
+			vals = append(vals, phi.Edges...)
+			continue
+		}
+		if k, isConst := v.(*ssa.Const); isConst && k.Value != nil && k.Value.Kind() == constant.Bool {
+			if constant.BoolVal(k.Value) {
+				consts[1] = true
+			} else {
+				consts[0] = true
+			}
+			continue
+		}
+		set, isTest := p.deletionTest(v, obj, depth)
+		if !isTest {
+			return false, false
+		}
+		if set {
+			tests[0] = true
+		} else {
+			tests[1] = true
+		}
+	}
+	switch {
+	case tests[0] && !tests[1] && !consts[1]:
+		return true, true
+	case tests[1] && !tests[0] && !consts[0]:
+		return false, true
 	}
 	return false, false
 }
