@@ -96,6 +96,9 @@ An object the function allocates into a reference field of a struct of
 the program's own (r.Instance = &T{}) and reads into through that field
 (Get(ctx, key, r.Instance)) is read: each use of r.Instance loads the
 same object, as long as the function stores nothing else in the field.
+What a branch puts into an object does not reach a write on the other
+branch of the same test: in if notFound { obj = T{...} } ... if notFound {
+Create(&obj) } else { Update(&obj) }, the Update sends the object read.
 
 An object is no longer known to be built once its address is put in a
 field of a struct given to a helper (reconciler.Params{Reconciled: &secret}),
@@ -382,7 +385,9 @@ of any package named for a removal that takes the list and returns one of
 its type, such as RemoveString(obj.Finalizers, f), SetFinalizers of one) in
 a branch where the object's deletion
 timestamp is set (obj.DeletionTimestamp != nil,
-!obj.GetDeletionTimestamp().IsZero(), or after a return from their
+!obj.GetDeletionTimestamp().IsZero(), a predicate of the package that
+returns such a test of the object it is given, isTerminating(obj) with
+return o != nil && o.DeletionTimestamp != nil, or after a return from their
 negation, or after a dereference of the timestamp such as
 obj.DeletionTimestamp.Add(delay), which panics unless it is set, as in a
 controller whose predicate lets only objects being deleted through; or in a helper given the object or a deep copy of
