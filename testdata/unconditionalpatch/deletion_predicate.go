@@ -77,7 +77,7 @@ func (r *storageFinalizers) reconcile(ctx context.Context, key client.ObjectKey)
 	if err := r.client.Get(ctx, key, &w); err != nil {
 		return err
 	}
-	for _, h := range []func(context.Context, *widgetsv1.Widget) error{r.handle, r.handleNegated, r.handleDone, r.handleLive} {
+	for _, h := range []func(context.Context, *widgetsv1.Widget) error{r.handle, r.handleNegated, r.handleDone, r.handleLive, r.handleFull} {
 		if err := h(ctx, &w); err != nil {
 			return err
 		}
@@ -86,3 +86,36 @@ func (r *storageFinalizers) reconcile(ctx context.Context, key client.ObjectKey)
 }
 
 var _ = (*storageFinalizers).reconcile
+
+func removeStringInSlice(s string, list []string) []string {
+	var out []string
+	for _, x := range list {
+		if x != s {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func (r *storageFinalizers) handleFull(ctx context.Context, w *widgetsv1.Widget) error {
+	prePatch := client.MergeFrom(w.DeepCopy())
+	if isTerminating(w) {
+		var other widgetsv1.Widget
+		err := r.client.Get(ctx, client.ObjectKey{Namespace: w.Namespace, Name: w.Name + "-storage"}, &other)
+		if err == nil {
+			return nil
+		}
+		w.SetFinalizers(removeStringInSlice(storageFinalizer, w.GetFinalizers()))
+		if patchErr := r.client.Patch(ctx, w, prePatch); patchErr != nil {
+			return patchErr
+		}
+	} else if w != nil {
+		if !controllerutil.ContainsFinalizer(w, storageFinalizer) {
+			w.SetFinalizers(append(w.GetFinalizers(), storageFinalizer))
+		}
+		if err := r.client.Patch(ctx, w, prePatch); err != nil { // want `^unconditional-patch: `
+			return err
+		}
+	}
+	return nil
+}

@@ -232,6 +232,14 @@ func ownerRef()   { controllerutil.SetControllerReference(owner, obj, nil) }
 func ctrlOwnerRef() { ctrl.SetControllerReference(owner, obj, nil) }
 func setFin()     { obj.SetFinalizers(nil) }
 func deleteFunc(l []string) { slices.DeleteFunc(l, func(string) bool { return false }) }
+
+func RemoveStringInSlice(s string, list []string) []string { return list }
+
+func removeInSlice(l []string) { RemoveStringInSlice("a", l) }
+
+func RemoveLists(a, b []string) []string { return a }
+
+func removeTwo(l []string) { RemoveLists(l, l) }
 func index(l []string) { slices.Index(l, "f") }
 func sortFunc(l []string) { slices.SortFunc(l, func(a, b string) int { return 0 }) }
 func viaIface(o client.Object) { o.GetName() }
@@ -362,6 +370,12 @@ func TestRoles(t *testing.T) {
 		}
 		if i, ok := ListPart(one(t, pkg, "deleteFunc")); !ok || i != 0 {
 			t.Errorf("ListPart(slices.DeleteFunc) = %d, %v; want 0, true", i, ok)
+		}
+		if i, ok := ListPart(one(t, pkg, "removeInSlice")); !ok || i != 1 {
+			t.Errorf("ListPart(RemoveStringInSlice(s, list)) = %d, %v; want 1, true", i, ok)
+		}
+		if _, ok := ListPart(one(t, pkg, "removeTwo")); ok {
+			t.Error("RemoveLists(a, b) taken for a part of one of its lists")
 		}
 		if _, ok := ListPart(one(t, pkg, "index")); ok {
 			t.Error("slices.Index taken for a part of a list")

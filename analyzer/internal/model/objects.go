@@ -66,10 +66,10 @@ var listParts = map[string]int{
 // ListPart recognises a call that returns a part of a list argument
 // (slices.DeleteFunc(l, f)), and returns that argument's index. Besides the
 // table, a function of any package named for a removal (Remove..., Delete...,
-// Without..., Filter..., Exclude..., Drop...) whose first parameter is a
-// list and whose one result is a list of the same type is taken for a
-// filter of its first argument: the RemoveString(list, s) that many
-// operators keep in a utils package.
+// Without..., Filter..., Exclude..., Drop...) whose one result is a list,
+// of the type of exactly one of its parameters, is taken for a filter of
+// that argument: the RemoveString(list, s) and RemoveStringInSlice(s, list)
+// that many operators keep in a utils package.
 func ListPart(c *ssa.CallCommon) (int, bool) {
 	if i, ok := listParts[CalleeName(c)]; ok {
 		return i, ok
@@ -87,11 +87,23 @@ func ListPart(c *ssa.CallCommon) (int, bool) {
 	if !removal || sig.Params().Len() < 1 || sig.Results().Len() != 1 {
 		return 0, false
 	}
-	first := sig.Params().At(0).Type()
-	if _, ok := first.Underlying().(*types.Slice); !ok || sig.Variadic() && sig.Params().Len() == 1 {
+	res := sig.Results().At(0).Type()
+	if _, ok := res.Underlying().(*types.Slice); !ok {
 		return 0, false
 	}
-	return 0, types.Identical(first, sig.Results().At(0).Type())
+	list := -1
+	for i := 0; i < sig.Params().Len(); i++ {
+		if sig.Variadic() && i == sig.Params().Len()-1 {
+			break // the elements to remove (RemoveAll(list, xs...)), not a list
+		}
+		if types.Identical(sig.Params().At(i).Type(), res) {
+			if list >= 0 {
+				return 0, false // two lists: which one is filtered?
+			}
+			list = i
+		}
+	}
+	return list, list >= 0
 }
 
 // listSorters reorder, in place, the list they are given as argument 0 (or
