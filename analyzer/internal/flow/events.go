@@ -112,16 +112,10 @@ func (p *Package) soleFieldLoads(fa *ssa.FieldAddr, x ssa.Value) []ssa.Value {
 		}
 	}
 	var loads []ssa.Value
-	for _, base := range p.aliases(fa.X) {
-		for _, r := range ssax.Referrers(base) {
-			f, isField := r.(*ssa.FieldAddr)
-			if !isField || f.Field != fa.Field || f.X != base {
-				continue
-			}
-			for _, rr := range ssax.Referrers(f) {
-				if ld, isLoad := rr.(*ssa.UnOp); isLoad && ld.Op == token.MUL {
-					loads = append(loads, ld)
-				}
+	for _, f := range p.sameFields(fa) {
+		for _, rr := range ssax.Referrers(f) {
+			if ld, isLoad := rr.(*ssa.UnOp); isLoad && ld.Op == token.MUL {
+				loads = append(loads, ld)
 			}
 		}
 	}

@@ -593,24 +593,29 @@ func (p *Package) wrapperField(fa *ssa.FieldAddr) (vals []ssa.Value, ok bool) {
 	default:
 		return nil, false
 	}
-	for _, base := range p.aliases(fa.X) {
-		refs := base.Referrers()
-		if refs == nil {
-			continue
-		}
-		for _, r := range *refs {
-			f, isField := r.(*ssa.FieldAddr)
-			if !isField || f.Field != fa.Field || f.X != base {
-				continue
-			}
-			for _, rr := range ssax.Referrers(f) {
-				if st, isStore := rr.(*ssa.Store); isStore && st.Addr == f && !isNil(st.Val) {
-					vals = append(vals, st.Val)
-				}
+	for _, f := range p.sameFields(fa) {
+		for _, rr := range ssax.Referrers(f) {
+			if st, isStore := rr.(*ssa.Store); isStore && st.Addr == f && !isNil(st.Val) {
+				vals = append(vals, st.Val)
 			}
 		}
 	}
 	return vals, true
+}
+
+// sameFields returns the addresses of fa's field of the struct fa.X
+// refers to (through its aliases) in fa's function: each use of a field
+// takes its address anew.
+func (p *Package) sameFields(fa *ssa.FieldAddr) []*ssa.FieldAddr {
+	var out []*ssa.FieldAddr
+	for _, base := range p.aliases(fa.X) {
+		for _, r := range ssax.Referrers(base) {
+			if f, isField := r.(*ssa.FieldAddr); isField && f.Field == fa.Field && f.X == base {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
 }
 
 // madeElems returns, for an element of a slice of pointers that the
