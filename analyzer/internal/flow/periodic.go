@@ -377,7 +377,7 @@ type PeriodicArg struct {
 func (p *Package) freshIn(v ssa.Value, at ssa.Instruction, in func(ssa.Instruction) bool) bool {
 	origins := p.Object(v, at)
 	if len(origins) == 0 {
-		return resultIn(v, in, 0)
+		return resultIn(v, in, map[ssa.Value]bool{})
 	}
 	for _, o := range origins {
 		_, call := o.Site.(ssa.CallInstruction)
@@ -391,42 +391,47 @@ func (p *Package) freshIn(v ssa.Value, at ssa.Instruction, in func(ssa.Instructi
 
 // resultIn reports whether a value is the result of a call in a round, or
 // an element of one (an item of a list a helper of the package returns,
-// whose items the analysis does not describe), on every way into it.
-func resultIn(v ssa.Value, in func(ssa.Instruction) bool, depth int) bool {
-	if depth > maxAliases {
+// whose items the analysis does not describe), on every way into it. A
+// value met again (a loop's phi) adds nothing.
+func resultIn(v ssa.Value, in func(ssa.Instruction) bool, seen map[ssa.Value]bool) bool {
+	if seen[v] {
+		return true
+	}
+	if len(seen) > maxAliases {
 		return false
 	}
+	seen[v] = true
 	switch x := v.(type) {
 	case *ssa.Extract:
 		if next, ok := x.Tuple.(*ssa.Next); ok {
 			if r, ok := next.Iter.(*ssa.Range); ok {
-				return resultIn(r.X, in, depth+1)
+				return resultIn(r.X, in, seen)
 			}
 			return false
 		}
-		return resultIn(x.Tuple, in, depth+1)
+		return resultIn(x.Tuple, in, seen)
 	case *ssa.Call:
 		return in(x)
 	case *ssa.UnOp:
 		if ia, ok := x.X.(*ssa.IndexAddr); ok && x.Op == token.MUL {
-			return resultIn(ia.X, in, depth+1)
+			return resultIn(ia.X, in, seen)
 		}
 	case *ssa.Index:
-		return resultIn(x.X, in, depth+1)
+		return resultIn(x.X, in, seen)
 	case *ssa.Lookup:
-		return resultIn(x.X, in, depth+1)
+		return resultIn(x.X, in, seen)
 	case *ssa.Phi:
-		seen := false
+		some := false
 		for _, e := range x.Edges {
 			if isNil(e) {
 				continue
 			}
-			if !resultIn(e, in, depth+1) {
+			if !resultIn(e, in, seen) {
 				return false
 			}
-			seen = true
+			some = true
 		}
-		return seen
+		return some
 	}
 	return false
 }
