@@ -194,8 +194,10 @@ ticker.C, <-time.After(d), time.Sleep(d)), of an object read in that round;
 and a write in a helper of the package of an object it is given (or an
 element of a map or slice it is given), where every call of the helper
 runs in such a round with an argument read or worked out in that round (a
-map of the out-of-date items of a List, or an item of the list a helper of
-the package returns, each given to a goroutine: go c.prune(ctx, item)):
+map of the out-of-date items of a List, or an item of a list read in that
+round, by a List or a helper of the package that returns what a List
+returns, each given to a goroutine: go c.prune(ctx, item); not an item of
+a copy of what a field holds, which may be as old as the field):
 the next period reads it and writes again;
 and a conflict, or any failure of the write, mapped to a
 result that differs from the success path's (if IsConflict(err) { return

@@ -292,6 +292,7 @@ func (m *secretManager) update(ctx context.Context, s *corev1.Secret) (*corev1.S
 type secretPruner struct {
 	secrets *secretManager
 	live    map[string]bool
+	pending map[string]*corev1.Secret // kept from the informer's add events
 }
 
 func (p *secretPruner) run(ctx context.Context) {
@@ -303,6 +304,7 @@ func (p *secretPruner) run(ctx context.Context) {
 			return
 		case <-t.C:
 			p.sync(ctx)
+			p.syncPending(ctx)
 		}
 	}
 }
@@ -356,4 +358,33 @@ func (p *secretPruner) StartOnce(ctx context.Context) error {
 		go p.pruneOnce(ctx, s)
 	}
 	return nil
+}
+
+// The control of the list: each tick prunes the Secrets kept in a field
+// since their add event, never read again, so a Secret whose write lost
+// a conflict is sent with the same stale resourceVersion on every tick.
+func (p *secretPruner) pendingCopy() []*corev1.Secret {
+	out := make([]*corev1.Secret, 0, len(p.pending))
+	for _, s := range p.pending {
+		out = append(out, s)
+	}
+	return out
+}
+
+func (p *secretPruner) syncPending(ctx context.Context) {
+	for _, s := range p.pendingCopy() {
+		p.prunePending(ctx, s)
+	}
+}
+
+func (p *secretPruner) prunePending(ctx context.Context, s *corev1.Secret) {
+	pruned := s.DeepCopy()
+	for k := range pruned.Data {
+		if !p.live[k] {
+			delete(pruned.Data, k)
+		}
+	}
+	if _, err := p.secrets.update(ctx, pruned); err != nil { // want `^missing-retry: update of pruned is a read-modify-write`
+		klog.ErrorS(err, "cannot prune", "secret", klog.KObj(s))
+	}
 }

@@ -377,7 +377,7 @@ type PeriodicArg struct {
 func (p *Package) freshIn(v ssa.Value, at ssa.Instruction, in func(ssa.Instruction) bool) bool {
 	origins := p.Object(v, at)
 	if len(origins) == 0 {
-		return resultIn(v, in, map[ssa.Value]bool{})
+		return p.resultIn(v, in, map[ssa.Value]bool{})
 	}
 	for _, o := range origins {
 		_, call := o.Site.(ssa.CallInstruction)
@@ -390,50 +390,97 @@ func (p *Package) freshIn(v ssa.Value, at ssa.Instruction, in func(ssa.Instructi
 }
 
 // resultIn reports whether a value is the result of a call in a round, or
-// an element of one (an item of a list a helper of the package returns,
-// whose items the analysis does not describe), on every way into it. A
-// value met again (a loop's phi) adds nothing.
-func resultIn(v ssa.Value, in func(ssa.Instruction) bool, seen map[ssa.Value]bool) bool {
-	if seen[v] {
-		return true
+// an item of a list read in the round (a List, or a helper of the package
+// that returns what one returns, whose items the analysis does not
+// describe: go c.prune(ctx, item) for each item of c.list()), on every way
+// into it. An item of any other list (a copy of what a field holds) may
+// be as old as the field. A value met again (a loop's phi) adds nothing.
+func (p *Package) resultIn(v ssa.Value, in func(ssa.Instruction) bool, seen map[ssa.Value]bool) bool {
+	if x, ok := v.(*ssa.Extract); ok {
+		v = x.Tuple
 	}
-	if len(seen) > maxAliases {
-		return false
+	if c, ok := v.(*ssa.Call); ok {
+		return in(c)
 	}
-	seen[v] = true
+	return p.itemReadIn(v, in, seen)
+}
+
+func (p *Package) itemReadIn(v ssa.Value, in func(ssa.Instruction) bool, seen map[ssa.Value]bool) bool {
+	var list ssa.Value
 	switch x := v.(type) {
 	case *ssa.Extract:
 		if next, ok := x.Tuple.(*ssa.Next); ok {
 			if r, ok := next.Iter.(*ssa.Range); ok {
-				return resultIn(r.X, in, seen)
+				list = r.X
 			}
-			return false
 		}
-		return resultIn(x.Tuple, in, seen)
-	case *ssa.Call:
-		return in(x)
 	case *ssa.UnOp:
 		if ia, ok := x.X.(*ssa.IndexAddr); ok && x.Op == token.MUL {
-			return resultIn(ia.X, in, seen)
+			list = ia.X
 		}
 	case *ssa.Index:
-		return resultIn(x.X, in, seen)
+		list = x.X
 	case *ssa.Lookup:
-		return resultIn(x.X, in, seen)
+		list = x.X
 	case *ssa.Phi:
-		some := false
-		for _, e := range x.Edges {
-			if isNil(e) {
-				continue
-			}
-			if !resultIn(e, in, seen) {
-				return false
-			}
-			some = true
+		return p.allEdges(x, seen, func(e ssa.Value) bool { return p.itemReadIn(e, in, seen) })
+	}
+	return list != nil && p.listReadIn(list, in, seen, 0)
+}
+
+// listReadIn reports whether a list is what a read in the round returns,
+// directly or through helpers of the package (maxCallerDepth deep).
+func (p *Package) listReadIn(v ssa.Value, in func(ssa.Instruction) bool, seen map[ssa.Value]bool, depth int) bool {
+	idx := 0
+	if x, ok := v.(*ssa.Extract); ok {
+		v, idx = x.Tuple, x.Index
+	}
+	switch x := v.(type) {
+	case *ssa.Phi:
+		return p.allEdges(x, seen, func(e ssa.Value) bool { return p.listReadIn(e, in, seen, depth) })
+	case *ssa.Call:
+		if in != nil && !in(x) {
+			return false
 		}
-		return some
+		if mc, ok := classify(x.Common()); ok {
+			return mc.Result == idx && (mc.Op == model.OpRead || mc.Op == model.OpCacheRead)
+		}
+		fn := callee(x.Common())
+		if !p.local(fn) || depth >= maxCallerDepth {
+			return false
+		}
+		rets := 0
+		for _, b := range fn.Blocks {
+			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+				if idx >= len(ret.Results) || !p.listReadIn(ret.Results[idx], nil, seen, depth+1) {
+					return false
+				}
+				rets++
+			}
+		}
+		return rets > 0
 	}
 	return false
+}
+
+// allEdges reports whether every non-nil edge of a phi (there is one) has
+// a property; a phi met again adds nothing.
+func (p *Package) allEdges(phi *ssa.Phi, seen map[ssa.Value]bool, has func(ssa.Value) bool) bool {
+	if seen[phi] {
+		return true
+	}
+	seen[phi] = true
+	some := false
+	for _, e := range phi.Edges {
+		if isNil(e) {
+			continue
+		}
+		if !has(e) {
+			return false
+		}
+		some = true
+	}
+	return some
 }
 
 // ParamOf returns the parameter an Unknown origin is, or whose element it
