@@ -408,24 +408,36 @@ func (p *Package) resultIn(v ssa.Value, in func(ssa.Instruction) bool, seen map[
 func (p *Package) itemReadIn(v ssa.Value, in func(ssa.Instruction) bool, seen map[ssa.Value]bool) bool {
 	var list ssa.Value
 	switch x := v.(type) {
-	case *ssa.Extract:
-		if next, ok := x.Tuple.(*ssa.Next); ok {
-			if r, ok := next.Iter.(*ssa.Range); ok {
-				list = r.X
-			}
-		}
 	case *ssa.UnOp:
 		if ia, ok := x.X.(*ssa.IndexAddr); ok && x.Op == token.MUL {
 			list = ia.X
 		}
-	case *ssa.Index:
-		list = x.X
-	case *ssa.Lookup:
-		list = x.X
+	case *ssa.Extract, *ssa.Index, *ssa.Lookup:
+		list = listOf(v)
 	case *ssa.Phi:
 		return p.allEdges(x, seen, func(e ssa.Value) bool { return p.itemReadIn(e, in, seen) })
 	}
 	return list != nil && p.listReadIn(list, in, seen, 0)
+}
+
+// listOf returns the map or slice an element access reads from: l[i],
+// &l[i], m[k], or a value of a range over a map. nil for other values.
+func listOf(v ssa.Value) ssa.Value {
+	switch x := v.(type) {
+	case *ssa.Lookup:
+		return x.X
+	case *ssa.Index:
+		return x.X
+	case *ssa.IndexAddr:
+		return x.X
+	case *ssa.Extract:
+		if next, ok := x.Tuple.(*ssa.Next); ok {
+			if r, ok := next.Iter.(*ssa.Range); ok {
+				return r.X
+			}
+		}
+	}
+	return nil
 }
 
 // listReadIn reports whether a list is what a read in the round returns,
@@ -493,21 +505,7 @@ func ParamOf(o Origin) *ssa.Parameter {
 	if o.Param != nil {
 		return o.Param
 	}
-	var x ssa.Value
-	switch s := o.Site.(type) {
-	case *ssa.Lookup:
-		x = s.X
-	case *ssa.Index:
-		x = s.X
-	case *ssa.IndexAddr:
-		x = s.X
-	case *ssa.Extract:
-		if next, ok := s.Tuple.(*ssa.Next); ok {
-			if r, ok := next.Iter.(*ssa.Range); ok {
-				x = r.X
-			}
-		}
-	}
-	prm, _ := x.(*ssa.Parameter)
+	v, _ := o.Site.(ssa.Value)
+	prm, _ := listOf(v).(*ssa.Parameter)
 	return prm
 }
