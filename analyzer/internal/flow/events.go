@@ -601,9 +601,11 @@ func (p *Package) objectAt(v ssa.Value, at ssa.Instruction, depth int) []Origin 
 			}
 		}
 	}
+	item := itemTaken(v)
 	var evs []*event
 	for _, e := range info.events {
-		if e.instr != at && p.mayReach(e.instr, at) && (!e.onSuccess || p.afterSuccess(e.instr, at)) && !exclusiveBranches(e.instr, at) {
+		if e.instr != at && p.mayReach(e.instr, at) && (!e.onSuccess || p.afterSuccess(e.instr, at)) && !exclusiveBranches(e.instr, at) &&
+			(item == nil || !p.dominates(item, e.instr) || p.reachesAvoiding(e.instr, at, item)) {
 			evs = append(evs, e)
 		}
 	}
@@ -642,6 +644,26 @@ func (p *Package) objectAt(v ssa.Value, at ssa.Instruction, depth int) []Origin 
 		}
 	}
 	return dedupOrigins(out)
+}
+
+// itemTaken returns the instruction that takes v out of a list or a map
+// (items[i], &items[i], m[k], a value of a range over a map), or nil. A
+// loop that takes its items this way refers to another item on each
+// round: what a round did to its item after taking it (a write that
+// refreshed it from the server's answer) is not what the next round's item
+// holds. What was done to the list before stays.
+func itemTaken(v ssa.Value) ssa.Instruction {
+	x := strip(v)
+	if ld, ok := x.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		if _, ok := ld.X.(*ssa.IndexAddr); ok {
+			return ld
+		}
+	}
+	if listOf(x) == nil {
+		return nil
+	}
+	in, _ := x.(ssa.Instruction)
+	return in
 }
 
 // afterSuccess reports whether at can run only after call succeeded: call's
