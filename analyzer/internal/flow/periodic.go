@@ -270,11 +270,92 @@ func boundMethod(fn *ssa.Function) *ssa.Function {
 // A loop over a collection is not one. nil when there is none.
 func (p *Package) PeriodicLoop(at ssa.Instruction) *Loop {
 	for _, l := range p.Loops(at.Parent()) {
-		if l.Blocks[at.Block()] && !l.Iterates && l.waitsEachRound() {
+		if l.Blocks[at.Block()] && !l.Iterates && l.waitsEachRound() && l.goesRoundAfter(at) {
 			return l
 		}
 	}
 	return nil
+}
+
+// goesRoundAfter reports whether the loop may start another round after at:
+// a way from at back to the header stays in the loop and takes no branch
+// that the tests on every way to at rule out. In
+//
+//	for range 20 {
+//		obj, err := Get(...)
+//		if err != nil { ... } else if _, err := Update(obj); err != nil { log }
+//		if err != nil { time.Sleep(d) } else { return nil }
+//	}
+//
+// the Update's err shadows the Get's, which is nil where the Update runs:
+// after the Update the loop returns, and never redoes it.
+func (l *Loop) goesRoundAfter(at ssa.Instruction) bool {
+	known := knownOutcomes(at.Block())
+	type edge struct{ from, to *ssa.BasicBlock }
+	seen := map[edge]bool{}
+	var stack []edge
+	push := func(b *ssa.BasicBlock) {
+		for _, s := range b.Succs {
+			if e := (edge{b, s}); l.Blocks[s] && !seen[e] {
+				seen[e] = true
+				stack = append(stack, e)
+			}
+		}
+	}
+	push(at.Block())
+	for len(stack) > 0 {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if e.to == l.Header {
+			return true
+		}
+		iff, ok := e.to.Instrs[len(e.to.Instrs)-1].(*ssa.If)
+		if !ok || e.to.Succs[0] == e.to.Succs[1] {
+			push(e.to)
+			continue
+		}
+		val, decided := decidedOn(iff.Cond, e, known)
+		for i, s := range e.to.Succs {
+			if next := (edge{e.to, s}); l.Blocks[s] && !seen[next] && (!decided || val == (i == 0)) {
+				seen[next] = true
+				stack = append(stack, next)
+			}
+		}
+	}
+	return false
+}
+
+// decidedOn returns the value a branch's condition has when its block is
+// entered along an edge, when one of known tests it: the same condition, or
+// a comparison (==, !=) of the same operands, a phi of the block standing
+// for the value it takes along the edge.
+func decidedOn(cond ssa.Value, e struct{ from, to *ssa.BasicBlock }, known []outcome) (val, ok bool) {
+	along := func(v ssa.Value) ssa.Value {
+		if phi, ok := v.(*ssa.Phi); ok && phi.Block() == e.to {
+			for i, p := range e.to.Preds {
+				if p == e.from {
+					return phi.Edges[i]
+				}
+			}
+		}
+		return v
+	}
+	cond = along(cond)
+	x, isCmp := cond.(*ssa.BinOp)
+	for _, o := range known {
+		if o.cond == cond {
+			return o.val, true
+		}
+		y, ok := o.cond.(*ssa.BinOp)
+		if !isCmp || !ok || !isEquality(x.Op) || !isEquality(y.Op) {
+			continue
+		}
+		xx, xy := along(x.X), along(x.Y)
+		if sameOperand(xx, y.X) && sameOperand(xy, y.Y) || sameOperand(xx, y.Y) && sameOperand(xy, y.X) {
+			return o.val == (x.Op == y.Op), true
+		}
+	}
+	return false, false
 }
 
 // waitsEachRound reports whether a loop blocks on a timer in a block that
