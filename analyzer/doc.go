@@ -99,6 +99,10 @@ same object, as long as the function stores nothing else in the field.
 What a branch puts into an object does not reach a write on the other
 branch of the same test: in if notFound { obj = T{...} } ... if notFound {
 Create(&obj) } else { Update(&obj) }, the Update sends the object read.
+What a loop does to the item it took from a list (items[i], a value of a
+range over a map) does not reach the item the next round takes: an Update
+through controller-runtime's client refreshes the job it sent from the
+server's answer, not the next job of the loop.
 
 An object is no longer known to be built once its address is put in a
 field of a struct given to a helper (reconciler.Params{Reconciled: &secret}),
@@ -190,7 +194,11 @@ and switches on their type, what the case for the type of the item the
 round puts on it calls: c.events.Add(&RepairEvent{}) each tick), of an
 object read in that function, or
 in a loop written by hand that waits for a timer on every round (for range
-ticker.C, <-time.After(d), time.Sleep(d)), of an object read in that round;
+ticker.C, <-time.After(d), time.Sleep(d)), of an object read in that round,
+when a way from the write goes round again (not a loop that returns after
+the write on every way the tests before it allow: an Update whose err
+shadows the read's, nil where the Update runs, tested to choose between
+sleeping and returning);
 and a write in a helper of the package of an object it is given (or an
 element of a map or slice it is given), where every call of the helper
 runs in such a round with an argument read or worked out in that round (a
