@@ -33,7 +33,7 @@ func (f Fate) String() string {
 // whose conflict branch drops it, for Swallowed.
 func (p *Package) ErrorFate(err ssa.Value, write ssa.Instruction) (fate Fate, check *ssa.Call) {
 	if err == nil {
-		if p.failsAfter(write, nil, nil) || p.callersFailAfter(write) {
+		if p.failsAfter(write, nil, nil) || p.callersFailAfter(write) || p.failsOnReturn(write) {
 			return Handled, nil // see below
 		}
 		return Dropped, nil
@@ -79,7 +79,7 @@ func (p *Package) ErrorFate(err ssa.Value, write ssa.Instruction) (fate Fate, ch
 	// error path, the function fails (or requeues) anyway, whatever the
 	// error, and the next attempt writes again. So in a helper whose every
 	// caller in the package then fails.
-	if p.failsAfter(write, success, failed) || p.callersFailAfter(write) {
+	if p.failsAfter(write, success, failed) || p.callersFailAfter(write) || p.failsOnReturn(write) {
 		return Handled, nil
 	}
 	if t.logged {
@@ -196,7 +196,7 @@ func (p *Package) callersFailAfterDepth(write ssa.Instruction, depth int) bool {
 		case *ssa.Go, *ssa.Defer:
 			return false // its failure reaches no caller
 		}
-		if c.Parent() == fn || !(p.failsAfterCall(c) || !p.inOpenLoop(c) && p.callersFailAfterDepth(c, depth+1)) {
+		if c.Parent() == fn || !(p.failsAfterCall(c) || p.failsOnReturn(c) || !p.inOpenLoop(c) && p.callersFailAfterDepth(c, depth+1)) {
 			return false
 		}
 	}
@@ -215,7 +215,7 @@ func (p *Package) CallerGoesOn(write ssa.Instruction) ssa.CallInstruction {
 		return nil
 	}
 	for _, c := range p.callsOf[fn] {
-		if _, ok := c.(*ssa.Call); ok && c.Parent() != fn && !p.failsAfterCall(c) {
+		if _, ok := c.(*ssa.Call); ok && c.Parent() != fn && !p.failsAfterCall(c) && !p.failsOnReturn(c) {
 			return c
 		}
 	}
@@ -291,8 +291,14 @@ func (p *Package) keepsNamedError(c *ssa.Call, succ *ssa.BasicBlock) bool {
 	if !ok || !isNamedResult(cell) {
 		return false
 	}
+	return p.leavesCell(fv, cell, succ)
+}
+
+// leavesCell reports whether no way on from block from sets a cell, the
+// named result of the function a closure is in, captured as fv.
+func (p *Package) leavesCell(fv *ssa.FreeVar, cell *ssa.Alloc, from *ssa.BasicBlock) bool {
 	seen := map[*ssa.BasicBlock]bool{}
-	stack := []*ssa.BasicBlock{succ}
+	stack := []*ssa.BasicBlock{from}
 	for len(stack) > 0 {
 		b := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -311,6 +317,52 @@ func (p *Package) keepsNamedError(c *ssa.Call, succ *ssa.BasicBlock) bool {
 		stack = append(stack, b.Succs...)
 	}
 	return true
+}
+
+// failsOnReturn reports whether instr is in a closure its function defers,
+// on a branch taken only when the function's named error result is not nil,
+// and the closure does not set that result after it:
+//
+//	defer func() {
+//		if returnErr == nil { return }
+//		o.setErrorCondition(cd, returnErr) // drops its write's error
+//	}()
+//
+// The function then returns that error, and the write is redone by what
+// retries the function's failure.
+func (p *Package) failsOnReturn(instr ssa.Instruction) bool {
+	fn := instr.Parent()
+	if fn == nil || fn.Parent() == nil || !p.deferred(fn) {
+		return false
+	}
+	for _, o := range knownOutcomes(instr.Block()) {
+		bin, ok := o.cond.(*ssa.BinOp)
+		if !ok || !isEquality(bin.Op) {
+			continue
+		}
+		x := bin.X
+		if isNil(x) {
+			x = bin.Y
+		} else if !isNil(bin.Y) {
+			continue
+		}
+		ld, ok := x.(*ssa.UnOp)
+		if !ok || ld.Op != token.MUL || !model.IsError(ld.Type()) {
+			continue
+		}
+		fv, ok := ld.X.(*ssa.FreeVar)
+		if !ok {
+			continue
+		}
+		cell, ok := root(fv, p).(*ssa.Alloc)
+		if !ok || !isNamedResult(cell) || cell.Parent() != fn.Parent() {
+			continue
+		}
+		if nonNil := (bin.Op == token.NEQ) == o.val; nonNil && p.leavesCell(fv, cell, instr.Block()) {
+			return true
+		}
+	}
+	return false
 }
 
 // deferred reports whether fn is a closure its function defers.
