@@ -3,11 +3,14 @@ package unconditionalupdate
 import (
 	"context"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer/yaml"
 	"k8s.io/client-go/dynamic"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 var (
@@ -145,3 +148,38 @@ var _ = []any{badDynamicReplaceFromYAML, badDynamicUpdateAfterClearingResourceVe
 
 // The functions above are run by the program's workers.
 var _ = []any{okDynamicDeepCopyUpdate, okDynamicGetSetNestedFieldUpdate, okDynamicListItemsUpdateStatus, okDynamicSetResourceVersionFromExisting}
+
+// A typed object read from the API server and written through the dynamic
+// client: its content, converted to a map, carries the resourceVersion read.
+func okDynamicUpdateStatusOfConvertedRead(ctx context.Context, dc dynamic.Interface, c client.Client, key client.ObjectKey) error {
+	cm := &corev1.ConfigMap{}
+	if err := c.Get(ctx, key, cm); err != nil {
+		return err
+	}
+	cm.Data["synced"] = "true"
+	content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(cm)
+	if err != nil {
+		return err
+	}
+	var u unstructured.Unstructured
+	u.SetUnstructuredContent(content)
+	_, err = dc.Resource(configMapGVR).Namespace(key.Namespace).Update(ctx, &u, metav1.UpdateOptions{})
+	return err
+}
+
+// The control: the typed object converted is built, not read.
+func badDynamicUpdateOfConvertedBuilt(ctx context.Context, dc dynamic.Interface, ns, name string) error {
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns}, Data: map[string]string{"synced": "true"}}
+	content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(cm)
+	if err != nil {
+		return err
+	}
+	var u unstructured.Unstructured
+	u.SetUnstructuredContent(content)
+	_, err = dc.Resource(configMapGVR).Namespace(ns).Update(ctx, &u, metav1.UpdateOptions{}) // want "^unconditional-update: "
+	return err
+}
+
+var configMapGVR = schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
+
+var _ = []any{okDynamicUpdateStatusOfConvertedRead, badDynamicUpdateOfConvertedBuilt}

@@ -499,6 +499,11 @@ func (p *Package) callEvent(call ssa.CallInstruction, a ssa.Value) *event {
 			return &event{kind: evFill, instr: call, src: model.Recv(c)}
 		}
 		return nil
+	case model.SetUnstructuredContent:
+		if isRecv {
+			return &event{kind: evFill, instr: call, src: strip(args[0])}
+		}
+		return nil
 	}
 	if f, ok := model.FuncOf(c); ok {
 		switch f.Kind {

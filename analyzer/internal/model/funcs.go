@@ -194,6 +194,10 @@ const (
 	// GetObjectMeta returns the object's metadata as a metav1.Object
 	// (metav1.ObjectMetaAccessor): a view of the object, not a copy.
 	GetObjectMeta = "GetObjectMeta"
+	// SetUnstructuredContent replaces an unstructured object's content with
+	// the map it is given (runtime.Unstructured): the object is then what
+	// the map holds, a copy of a typed object made by ToUnstructured.
+	SetUnstructuredContent = "SetUnstructuredContent"
 )
 
 // ObjectMethod returns the name of a method call on an object whose name has
@@ -208,7 +212,7 @@ func ObjectMethod(c *ssa.CallCommon) string {
 		if sig.Params().Len() == 0 && sig.Results().Len() == 1 {
 			return name
 		}
-	case DeepCopyInto, SetResourceVersion:
+	case DeepCopyInto, SetResourceVersion, SetUnstructuredContent:
 		if sig.Params().Len() == 1 && sig.Results().Len() == 0 {
 			return name
 		}
