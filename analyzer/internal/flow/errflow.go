@@ -1364,9 +1364,21 @@ func loggerShape(c *ssa.CallCommon, arg ssa.Value) bool {
 // rewrites reports whether a call redoes a write: a function of the
 // package that writes objects itself, such as a re-read-and-retry helper
 // called when a conflict is detected (a helper of another package that
-// returns the error is followed by the error's taint instead).
+// returns the error is followed by the error's taint instead), or a retry
+// helper given a function of the package that writes (on failure,
+// retry.RetryOnConflict(backoff, func() error { Get; ...; Update })).
 func (p *Package) rewrites(c *ssa.CallCommon) bool {
 	fn := callee(c)
+	if f, ok := model.FuncOf(c); ok && f.Kind == model.FuncRetry {
+		switch x := strip(model.Arg(c, f.Fn)).(type) {
+		case *ssa.MakeClosure:
+			fn, _ = x.Fn.(*ssa.Function)
+		case *ssa.Function:
+			fn = x
+		default:
+			fn = nil
+		}
+	}
 	return p.local(fn) && p.summary(fn).Writer
 }
 
