@@ -77,7 +77,10 @@ that every call in the package gives a built object is reported once, at
 its Update, with the calls as related locations. An object taken from a
 slice of pointers the function makes (objs := make([]*T, n)) is what the
 function stored there: a literal that a Get fills before it is stored
-(objs[i] = obj) is a read, not a built object.
+(objs[i] = obj) is a read, not a built object. An unstructured object
+given the content of a typed one (SetUnstructuredContent of what
+runtime.DefaultUnstructuredConverter.ToUnstructured made of it) is that
+object: read, it carries the resourceVersion read.
 
 A create-or-replace of a built-in kind is not reported: a function that
 creates the object it updates (Create, and on AlreadyExists Update the same
@@ -154,7 +157,10 @@ logged, or swallowed (if apierrors.IsConflict(err) { return nil }, also
 inside a helper such as return ignoreConflict(err), in any package) instead
 of being returned. The change is then lost whenever another writer got there
 first. Returning the error is fine: a controller's work queue requeues it,
-and a caller may retry; so is asking for a requeue on conflict, also from a
+and a caller may retry; so is redoing the write on its failure path,
+through a function of the package that writes, or a retry helper given one
+(if err != nil { log...; return retry.RetryOnConflict(backoff, func() error
+{ Get; ...; Update }) }); so is asking for a requeue on conflict, also from a
 deferred closure that sets the function's named results, or returning a
 package-level variable whose name asks for another attempt or reports a
 failure (return worker.StatusConflict, return worker.StatusError; not
@@ -168,7 +174,11 @@ path (http.Error(w, msg, http.StatusInternalServerError), or WriteHeader with
 a status of 400 or more): the HTTP caller is told. So is a write on a
 path on which the function then returns a non-nil error or asks for a
 requeue, whichever error that is (a best-effort status write on an error
-path: the next reconcile writes it again), also in an unexported helper
+path: the next reconcile writes it again), or in a closure the function
+defers, on the branch where the function's named error result is not nil
+(defer func() { if returnErr == nil { return }; setErrorCondition(obj,
+returnErr) }(): the function returns that error, unless the closure clears
+it), also in an unexported helper
 every caller of which in the package then does, or is such a helper itself
 (up to three calls deep: a periodic reconcile that always ends in an error
 or a requeue, two helpers above a logged write); a failure remembered in a
