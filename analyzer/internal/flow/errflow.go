@@ -319,6 +319,22 @@ func (p *Package) leavesCell(fv *ssa.FreeVar, cell *ssa.Alloc, from *ssa.BasicBl
 	return true
 }
 
+// nilTest returns, for a condition that compares a value with nil (== or
+// !=), the comparison and that value; nil otherwise.
+func nilTest(cond ssa.Value) (*ssa.BinOp, ssa.Value) {
+	bin, ok := cond.(*ssa.BinOp)
+	if !ok || !isEquality(bin.Op) {
+		return nil, nil
+	}
+	switch {
+	case isNil(bin.Y):
+		return bin, bin.X
+	case isNil(bin.X):
+		return bin, bin.Y
+	}
+	return nil, nil
+}
+
 // failsOnReturn reports whether instr is in a closure its function defers,
 // on a branch taken only when the function's named error result is not nil,
 // and the closure does not set that result after it:
@@ -336,14 +352,8 @@ func (p *Package) failsOnReturn(instr ssa.Instruction) bool {
 		return false
 	}
 	for _, o := range knownOutcomes(instr.Block()) {
-		bin, ok := o.cond.(*ssa.BinOp)
-		if !ok || !isEquality(bin.Op) {
-			continue
-		}
-		x := bin.X
-		if isNil(x) {
-			x = bin.Y
-		} else if !isNil(bin.Y) {
+		bin, x := nilTest(o.cond)
+		if bin == nil {
 			continue
 		}
 		ld, ok := x.(*ssa.UnOp)

@@ -544,17 +544,8 @@ func (p *Package) findConflictCheck(l *Loop) {
 		if !ok {
 			continue
 		}
-		bin, ok := iff.Cond.(*ssa.BinOp)
-		if !ok || (bin.Op != token.EQL && bin.Op != token.NEQ) {
-			continue
-		}
-		errv := bin.X
-		if isNil(errv) {
-			errv = bin.Y
-		} else if !isNil(bin.Y) {
-			continue
-		}
-		if !model.IsError(errv.Type()) {
+		bin, errv := nilTest(iff.Cond)
+		if bin == nil || !model.IsError(errv.Type()) {
 			continue
 		}
 		failure := failureSuccessor(iff)
