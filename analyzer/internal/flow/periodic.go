@@ -291,12 +291,11 @@ func (p *Package) PeriodicLoop(at ssa.Instruction) *Loop {
 // after the Update the loop returns, and never redoes it.
 func (l *Loop) goesRoundAfter(at ssa.Instruction) bool {
 	known := knownOutcomes(at.Block())
-	type edge struct{ from, to *ssa.BasicBlock }
-	seen := map[edge]bool{}
-	var stack []edge
+	seen := map[cfgEdge]bool{}
+	var stack []cfgEdge
 	push := func(b *ssa.BasicBlock) {
 		for _, s := range b.Succs {
-			if e := (edge{b, s}); l.Blocks[s] && !seen[e] {
+			if e := (cfgEdge{b, s}); l.Blocks[s] && !seen[e] {
 				seen[e] = true
 				stack = append(stack, e)
 			}
@@ -316,7 +315,7 @@ func (l *Loop) goesRoundAfter(at ssa.Instruction) bool {
 		}
 		val, decided := decidedOn(iff.Cond, e, known)
 		for i, s := range e.to.Succs {
-			if next := (edge{e.to, s}); l.Blocks[s] && !seen[next] && (!decided || val == (i == 0)) {
+			if next := (cfgEdge{e.to, s}); l.Blocks[s] && !seen[next] && (!decided || val == (i == 0)) {
 				seen[next] = true
 				stack = append(stack, next)
 			}
@@ -325,11 +324,14 @@ func (l *Loop) goesRoundAfter(at ssa.Instruction) bool {
 	return false
 }
 
+// A cfgEdge is the way from one block to a successor.
+type cfgEdge struct{ from, to *ssa.BasicBlock }
+
 // decidedOn returns the value a branch's condition has when its block is
 // entered along an edge, when one of known tests it: the same condition, or
 // a comparison (==, !=) of the same operands, a phi of the block standing
 // for the value it takes along the edge.
-func decidedOn(cond ssa.Value, e struct{ from, to *ssa.BasicBlock }, known []outcome) (val, ok bool) {
+func decidedOn(cond ssa.Value, e cfgEdge, known []outcome) (val, ok bool) {
 	along := func(v ssa.Value) ssa.Value {
 		if phi, ok := v.(*ssa.Phi); ok && phi.Block() == e.to {
 			for i, p := range e.to.Preds {
