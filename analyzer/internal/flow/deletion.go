@@ -61,7 +61,7 @@ func (p *Package) whileDeleting(v ssa.Value, at ssa.Instruction, depth int) bool
 	if len(params) != 1 || depth >= maxParamReadDepth || fn.Object() == nil {
 		return false
 	}
-	calls := p.callsOf[fn]
+	calls := append(p.callsOf[fn][:len(p.callsOf[fn]):len(p.callsOf[fn])], p.dispatchOf[fn]...)
 	if len(calls) == 0 {
 		return false
 	}
@@ -182,8 +182,41 @@ func (p *Package) deletionTest(cond ssa.Value, obj map[ssa.Value]bool, depth int
 				}
 			}
 		}
+		if c.IsInvoke() && depth < maxParamReadDepth {
+			return p.deletingMethod(c, obj, depth+1)
+		}
 	}
 	return false, false
+}
+
+// deletingMethod is deletingPredicate for a call through an interface
+// (h.IsDeleted(job)): every method of the package it can dispatch to, and
+// there is one, is a test of the deletion timestamp of the parameter given
+// one of the objects, all the same way.
+func (p *Package) deletingMethod(c *ssa.CallCommon, obj map[ssa.Value]bool, depth int) (setIfTrue, ok bool) {
+	arg := -1
+	for i, a := range c.Args {
+		if isObjectOrMeta(a, obj) {
+			arg = i
+			break
+		}
+	}
+	if arg < 0 {
+		return false, false
+	}
+	n := 0
+	for _, fn := range p.methods[c.Method.Name()] {
+		if !dispatchesTo(c, fn) || arg+1 >= len(fn.Params) {
+			continue
+		}
+		set, isTest := p.deletingPredicate(fn, fn.Params[arg+1], depth)
+		if !isTest || n > 0 && set != setIfTrue {
+			return false, false
+		}
+		setIfTrue = set
+		n++
+	}
+	return setIfTrue, n > 0
 }
 
 // deletingPredicate says whether a function of one boolean result is a

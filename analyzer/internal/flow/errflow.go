@@ -498,7 +498,7 @@ func (p *Package) escapes(fn *ssa.Function) bool {
 	if fn.Signature.Recv() == nil {
 		return false
 	}
-	if dispatchable(fn) {
+	if dispatchable(fn) && !fn.Object().Exported() {
 		// Its calls through interfaces are among its calls (addInvokes);
 		// a value of an interface's method of its name may reach it too.
 		return p.ifaceValues[fn.Name()]

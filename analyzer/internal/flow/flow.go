@@ -81,6 +81,11 @@ type Package struct {
 	objMemo   map[ssa.Value]*objInfo
 	aliasMemo map[ssa.Value][]ssa.Value
 	callsOf   map[*ssa.Function][]ssa.CallInstruction // calls of each function in the package (static, and through interfaces: addInvokes)
+	// dispatchOf: the calls in the package, through an interface, of each
+	// method of the package with an exported name (some of its calls: other
+	// packages may call it too).
+	dispatchOf map[*ssa.Function][]ssa.CallInstruction
+	methods    map[string][]*ssa.Function // the package's dispatchable methods, by name (of both cases)
 	// escaping, escapingObjs and invoked: functions used as values, and
 	// method names called through an interface (computed on first use).
 	escaping     map[*ssa.Function]bool
@@ -104,22 +109,24 @@ type Package struct {
 // functions to analyse, closures included.
 func New(pkg *ssa.Package, funcs []*ssa.Function, opts Options, facts FactSource) *Package {
 	p := &Package{
-		Pkg:       pkg,
-		Funcs:     funcs,
-		opts:      opts,
-		facts:     facts,
-		loops:     make(map[*ssa.Function][]*Loop),
-		summaries: make(map[*ssa.Function]*Summary),
-		computing: make(map[*ssa.Function]bool),
-		index:     make(map[ssa.Instruction]int),
-		objMemo:   make(map[ssa.Value]*objInfo),
-		aliasMemo: make(map[ssa.Value][]ssa.Value),
-		callsOf:   make(map[*ssa.Function][]ssa.CallInstruction),
-		anchors:   make(map[anchorKey]ssa.Instruction),
-		cellMemo:  make(map[ssa.Value][]ssa.Value),
-		storeMemo: make(map[ssa.Value][]ssa.Value),
+		Pkg:        pkg,
+		Funcs:      funcs,
+		opts:       opts,
+		facts:      facts,
+		loops:      make(map[*ssa.Function][]*Loop),
+		summaries:  make(map[*ssa.Function]*Summary),
+		computing:  make(map[*ssa.Function]bool),
+		index:      make(map[ssa.Instruction]int),
+		objMemo:    make(map[ssa.Value]*objInfo),
+		aliasMemo:  make(map[ssa.Value][]ssa.Value),
+		callsOf:    make(map[*ssa.Function][]ssa.CallInstruction),
+		dispatchOf: make(map[*ssa.Function][]ssa.CallInstruction),
+		methods:    make(map[string][]*ssa.Function),
+		anchors:    make(map[anchorKey]ssa.Instruction),
+		cellMemo:   make(map[ssa.Value][]ssa.Value),
+		storeMemo:  make(map[ssa.Value][]ssa.Value),
 	}
-	invokes := map[string][]ssa.CallInstruction{} // interface method calls, by unexported method name
+	invokes := map[string][]ssa.CallInstruction{} // interface method calls, by method name
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
 			for i, instr := range b.Instrs {
@@ -128,7 +135,7 @@ func New(pkg *ssa.Package, funcs []*ssa.Function, opts Options, facts FactSource
 					cc := c.Common()
 					if callee := cc.StaticCallee(); callee != nil {
 						p.callsOf[callee] = append(p.callsOf[callee], c)
-					} else if cc.IsInvoke() && !cc.Method.Exported() {
+					} else if cc.IsInvoke() {
 						invokes[cc.Method.Name()] = append(invokes[cc.Method.Name()], c)
 					}
 				}
@@ -150,35 +157,145 @@ func New(pkg *ssa.Package, funcs []*ssa.Function, opts Options, facts FactSource
 // addInvokes counts as calls of a method of the package with an unexported
 // name the calls of an interface's method of that name that can dispatch to
 // it: only the package can call such a method, so its calls, static and
-// through interfaces, are all in the package. (A method with an exported
-// name may be called from anywhere, and is not counted this way.)
+// through interfaces, are all in the package. A method with an exported
+// name may be called from anywhere: its calls through interfaces in the
+// package go to dispatchOf, which only the deletion guard consults (the
+// package's calls of a helper say what it is for).
 func (p *Package) addInvokes(funcs []*ssa.Function, invokes map[string][]ssa.CallInstruction) {
-	if len(invokes) == 0 {
-		return
-	}
 	for _, fn := range funcs {
-		if fn.Parent() != nil || len(invokes[fn.Name()]) == 0 || !dispatchable(fn) {
+		if fn.Parent() != nil || !dispatchable(fn) {
 			continue
 		}
-		t := fn.Signature.Recv().Type()
-		_, isPtr := t.(*types.Pointer)
+		p.methods[fn.Name()] = append(p.methods[fn.Name()], fn)
 		for _, c := range invokes[fn.Name()] {
-			iface, ok := c.Common().Value.Type().Underlying().(*types.Interface)
-			if !ok {
+			if !dispatchesTo(c.Common(), fn) {
 				continue
 			}
-			if types.Implements(t, iface) || !isPtr && types.Implements(types.NewPointer(t), iface) {
+			if fn.Object().Exported() {
+				p.dispatchOf[fn] = append(p.dispatchOf[fn], c)
+			} else {
 				p.callsOf[fn] = append(p.callsOf[fn], c)
 			}
 		}
 	}
 }
 
-// dispatchable reports whether fn is a method with an unexported name of a
-// type that is not generic: addInvokes finds its calls through interfaces.
+// dispatchesTo reports whether the interface method call c can dispatch to
+// the method fn: fn's receiver type (or its pointer) implements the
+// interface. An instance of a generic interface over the type parameters
+// of the function that calls it (h Handler[T] in a generic reconcile loop)
+// is instantiated with the types fn's methods take where the interface's
+// take a type parameter.
+func dispatchesTo(c *ssa.CallCommon, fn *ssa.Function) bool {
+	if c.Method == nil || c.Method.Name() != fn.Name() {
+		return false
+	}
+	t := fn.Signature.Recv().Type()
+	_, isPtr := t.(*types.Pointer)
+	implements := func(iface *types.Interface) bool {
+		return types.Implements(t, iface) || !isPtr && types.Implements(types.NewPointer(t), iface)
+	}
+	iface, ok := c.Value.Type().Underlying().(*types.Interface)
+	if !ok {
+		return false
+	}
+	if implements(iface) {
+		return true
+	}
+	inst := instanceFor(c.Value.Type(), t)
+	if inst == nil {
+		return false
+	}
+	iface, ok = inst.Underlying().(*types.Interface)
+	return ok && implements(iface)
+}
+
+// instanceFor instantiates the generic interface that named (an instance
+// of it over type parameters) instantiates, with the type arguments that
+// the methods of the type t give it: where a method of the generic
+// interface takes or returns a type parameter T (or *T, or []T), t's method
+// of the same name takes or returns that parameter's argument (or a pointer
+// to it, or a slice). nil when named is not
+// such an instance or some parameter is not given.
+func instanceFor(named types.Type, t types.Type) types.Type {
+	n, ok := types.Unalias(named).(*types.Named)
+	if !ok || n.TypeArgs().Len() == 0 || n.Origin() == n {
+		return nil
+	}
+	hasParam := false
+	for i := 0; i < n.TypeArgs().Len(); i++ {
+		if _, isParam := n.TypeArgs().At(i).(*types.TypeParam); isParam {
+			hasParam = true
+		}
+	}
+	if !hasParam {
+		return nil
+	}
+	orig := n.Origin()
+	giface, ok := orig.Underlying().(*types.Interface)
+	if !ok {
+		return nil
+	}
+	tparams := orig.TypeParams()
+	args := make([]types.Type, tparams.Len())
+	mset := types.NewMethodSet(t)
+	if _, isPtr := t.(*types.Pointer); !isPtr {
+		mset = types.NewMethodSet(types.NewPointer(t))
+	}
+	var bind func(gt, ct types.Type)
+	bind = func(gt, ct types.Type) {
+		switch g := gt.(type) {
+		case *types.TypeParam:
+			for i := 0; i < tparams.Len(); i++ {
+				if tparams.At(i) == g && args[i] == nil {
+					args[i] = ct
+				}
+			}
+		case *types.Pointer: // job *T
+			if c, ok := ct.(*types.Pointer); ok {
+				bind(g.Elem(), c.Elem())
+			}
+		case *types.Slice:
+			if c, ok := ct.(*types.Slice); ok {
+				bind(g.Elem(), c.Elem())
+			}
+		}
+	}
+	for i := 0; i < giface.NumMethods(); i++ {
+		gm := giface.Method(i)
+		sel := mset.Lookup(gm.Pkg(), gm.Name())
+		if sel == nil {
+			return nil
+		}
+		gsig := gm.Type().(*types.Signature)
+		csig, ok := sel.Type().(*types.Signature)
+		if !ok || gsig.Params().Len() != csig.Params().Len() || gsig.Results().Len() != csig.Results().Len() {
+			return nil
+		}
+		for j := 0; j < gsig.Params().Len(); j++ {
+			bind(gsig.Params().At(j).Type(), csig.Params().At(j).Type())
+		}
+		for j := 0; j < gsig.Results().Len(); j++ {
+			bind(gsig.Results().At(j).Type(), csig.Results().At(j).Type())
+		}
+	}
+	for _, a := range args {
+		if a == nil {
+			return nil
+		}
+	}
+	inst, err := types.Instantiate(nil, orig, args, true)
+	if err != nil {
+		return nil
+	}
+	return inst
+}
+
+// dispatchable reports whether fn is a method of a type that is not
+// generic: addInvokes finds its calls through interfaces.
 func dispatchable(fn *ssa.Function) bool {
 	recv := fn.Signature.Recv()
-	if recv == nil || fn.Object() == nil || fn.Object().Exported() {
+	if recv == nil || fn.Object() == nil {
 		return false
 	}
 	base := recv.Type()
