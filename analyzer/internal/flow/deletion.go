@@ -61,7 +61,7 @@ func (p *Package) whileDeleting(v ssa.Value, at ssa.Instruction, depth int) bool
 	if len(params) != 1 || depth >= maxParamReadDepth || fn.Object() == nil {
 		return false
 	}
-	calls := append(p.callsOf[fn][:len(p.callsOf[fn]):len(p.callsOf[fn])], p.dispatchOf[fn]...)
+	calls := append(p.callsOf[fn][:len(p.callsOf[fn]):len(p.callsOf[fn])], p.dispatchCalls(fn)...)
 	if len(calls) == 0 {
 		return false
 	}

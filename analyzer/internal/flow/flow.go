@@ -81,11 +81,10 @@ type Package struct {
 	objMemo   map[ssa.Value]*objInfo
 	aliasMemo map[ssa.Value][]ssa.Value
 	callsOf   map[*ssa.Function][]ssa.CallInstruction // calls of each function in the package (static, and through interfaces: addInvokes)
-	// dispatchOf: the calls in the package, through an interface, of each
-	// method of the package with an exported name (some of its calls: other
-	// packages may call it too).
-	dispatchOf map[*ssa.Function][]ssa.CallInstruction
-	methods    map[string][]*ssa.Function // the package's dispatchable methods, by name (of both cases)
+	// invokes: the calls through an interface in the package, by method
+	// name (dispatchCalls finds those of a method with an exported name).
+	invokes map[string][]ssa.CallInstruction
+	methods map[string][]*ssa.Function // the package's dispatchable methods, by name
 	// escaping, escapingObjs and invoked: functions used as values, and
 	// method names called through an interface (computed on first use).
 	escaping     map[*ssa.Function]bool
@@ -109,24 +108,23 @@ type Package struct {
 // functions to analyse, closures included.
 func New(pkg *ssa.Package, funcs []*ssa.Function, opts Options, facts FactSource) *Package {
 	p := &Package{
-		Pkg:        pkg,
-		Funcs:      funcs,
-		opts:       opts,
-		facts:      facts,
-		loops:      make(map[*ssa.Function][]*Loop),
-		summaries:  make(map[*ssa.Function]*Summary),
-		computing:  make(map[*ssa.Function]bool),
-		index:      make(map[ssa.Instruction]int),
-		objMemo:    make(map[ssa.Value]*objInfo),
-		aliasMemo:  make(map[ssa.Value][]ssa.Value),
-		callsOf:    make(map[*ssa.Function][]ssa.CallInstruction),
-		dispatchOf: make(map[*ssa.Function][]ssa.CallInstruction),
-		methods:    make(map[string][]*ssa.Function),
-		anchors:    make(map[anchorKey]ssa.Instruction),
-		cellMemo:   make(map[ssa.Value][]ssa.Value),
-		storeMemo:  make(map[ssa.Value][]ssa.Value),
+		Pkg:       pkg,
+		Funcs:     funcs,
+		opts:      opts,
+		facts:     facts,
+		loops:     make(map[*ssa.Function][]*Loop),
+		summaries: make(map[*ssa.Function]*Summary),
+		computing: make(map[*ssa.Function]bool),
+		index:     make(map[ssa.Instruction]int),
+		objMemo:   make(map[ssa.Value]*objInfo),
+		aliasMemo: make(map[ssa.Value][]ssa.Value),
+		callsOf:   make(map[*ssa.Function][]ssa.CallInstruction),
+		methods:   make(map[string][]*ssa.Function),
+		anchors:   make(map[anchorKey]ssa.Instruction),
+		cellMemo:  make(map[ssa.Value][]ssa.Value),
+		storeMemo: make(map[ssa.Value][]ssa.Value),
 	}
-	invokes := map[string][]ssa.CallInstruction{} // interface method calls, by method name
+	invokes := map[string][]ssa.CallInstruction{}
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
 			for i, instr := range b.Instrs {
@@ -142,6 +140,7 @@ func New(pkg *ssa.Package, funcs []*ssa.Function, opts Options, facts FactSource
 			}
 		}
 	}
+	p.invokes = invokes
 	p.addInvokes(funcs, invokes)
 	cs := ssax.ClosuresOf(funcs)
 	p.bindings, p.made = cs.Bindings, cs.Made
@@ -157,27 +156,41 @@ func New(pkg *ssa.Package, funcs []*ssa.Function, opts Options, facts FactSource
 // addInvokes counts as calls of a method of the package with an unexported
 // name the calls of an interface's method of that name that can dispatch to
 // it: only the package can call such a method, so its calls, static and
-// through interfaces, are all in the package. A method with an exported
-// name may be called from anywhere: its calls through interfaces in the
-// package go to dispatchOf, which only the deletion guard consults (the
-// package's calls of a helper say what it is for).
+// through interfaces, are all in the package. (A method with an exported
+// name may be called from anywhere; dispatchCalls finds the calls of the
+// package through interfaces that can reach it.)
 func (p *Package) addInvokes(funcs []*ssa.Function, invokes map[string][]ssa.CallInstruction) {
 	for _, fn := range funcs {
 		if fn.Parent() != nil || !dispatchable(fn) {
 			continue
 		}
 		p.methods[fn.Name()] = append(p.methods[fn.Name()], fn)
+		if fn.Object().Exported() {
+			continue
+		}
 		for _, c := range invokes[fn.Name()] {
-			if !dispatchesTo(c.Common(), fn) {
-				continue
-			}
-			if fn.Object().Exported() {
-				p.dispatchOf[fn] = append(p.dispatchOf[fn], c)
-			} else {
+			if dispatchesTo(c.Common(), fn) {
 				p.callsOf[fn] = append(p.callsOf[fn], c)
 			}
 		}
 	}
+}
+
+// dispatchCalls returns the calls in the package, through an interface,
+// that can dispatch to the method fn with an exported name: some of its
+// calls, since other packages may call it too. Only the deletion guard
+// consults them (the package's calls of a helper say what it is for).
+func (p *Package) dispatchCalls(fn *ssa.Function) []ssa.CallInstruction {
+	if !dispatchable(fn) || !fn.Object().Exported() {
+		return nil
+	}
+	var out []ssa.CallInstruction
+	for _, c := range p.invokes[fn.Name()] {
+		if dispatchesTo(c.Common(), fn) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // dispatchesTo reports whether the interface method call c can dispatch to
