@@ -69,7 +69,12 @@ An object built from scratch (a composite literal, new, a decoded manifest,
 a builder function), or a read object whose resourceVersion was set to "",
 is written unconditionally (an object decoded from a patch applied to bytes
 the function is given, jsonpatch.MergePatch(orig, patch), is not a
-manifest: those bytes encode an object that exists): the PUT overwrites every change made since the
+manifest: those bytes encode an object that exists; nor is one decoded
+from bytes that come from elsewhere, serialized by whoever sent them and
+so keeping the resourceVersion of an object that was read: an item
+asserted out of a work queue, a message received on a channel or what a
+method of it returns, what io.ReadAll reads from a request body, or
+what a function of the package returns that comes so): the PUT overwrites every change made since the
 object was last read by anyone. Reported at the Update call, or at the call
 of a helper that updates the object it is given, pointing at the helper's
 Update at the end of its chain of calls. A helper of the package itself

@@ -711,19 +711,20 @@ func (p *Package) marshalledObject(data ssa.Value) ssa.Value {
 }
 
 // encodingOf returns the object whose encoding a byte slice is (see
-// marshalledObject), or whether the bytes are a patch applied to the
-// caller's bytes (jsonpatch.MergePatch(orig, patch) with orig a
-// parameter): a patch is applied to the encoding of an object that exists,
-// which the function cannot see, so an object decoded from them is of no
-// origin it knows, not a manifest.
-func (p *Package) encodingOf(data ssa.Value) (obj ssa.Value, callers bool) {
+// marshalledObject), or whether the bytes encode an object the function
+// cannot see (foreign): a patch applied to the caller's bytes
+// (jsonpatch.MergePatch(orig, patch) with orig a parameter) is applied to
+// the encoding of an object that exists, and bytes that come from
+// elsewhere (fromOutside) were serialized by whoever sent them; an object
+// decoded from them is of no origin the analysis knows, not a manifest.
+func (p *Package) encodingOf(data ssa.Value) (obj ssa.Value, foreign bool) {
 	patched := false
 	for depth := 0; data != nil && depth < maxMarshalChain; depth++ {
 		switch x := strip(data).(type) {
 		case *ssa.Extract:
 			call, ok := x.Tuple.(*ssa.Call)
 			if !ok || x.Index != 0 {
-				return nil, false
+				return nil, p.fromOutside(data, 0)
 			}
 			if model.IsEncoder(call.Common()) {
 				if v := strip(call.Call.Args[0]); model.IsObject(v.Type()) {
@@ -737,20 +738,115 @@ func (p *Package) encodingOf(data ssa.Value) (obj ssa.Value, callers bool) {
 				data, patched = doc, true
 				continue
 			}
-			return nil, false
+			return nil, p.fromOutside(data, 0)
 		case *ssa.UnOp:
 			vals := p.VariableValues(x)
 			if len(vals) != 1 {
-				return nil, false
+				return nil, p.fromOutside(data, 0)
 			}
 			data = vals[0]
 		case *ssa.Parameter, *ssa.FreeVar:
 			return nil, patched
 		default:
-			return nil, false
+			return nil, p.fromOutside(data, 0)
 		}
 	}
 	return nil, false
+}
+
+// fromOutside reports whether bytes (or a string) come to the function
+// from elsewhere, serialized by whoever sent them: a value received from
+// a channel (a message, also in a select), a value asserted out of an
+// interface (an item of a work queue), what io.ReadAll reads (a request
+// body), what a method of a received value returns (msg.ContentData()),
+// or what a function of the package returns that comes so. Constants,
+// package variables (an embedded manifest), parameters, files and
+// templates are not.
+func (p *Package) fromOutside(v ssa.Value, depth int) bool {
+	if v == nil || depth > maxMarshalChain {
+		return false
+	}
+	switch x := v.(type) { // not strip: it looks through a type assertion
+	case *ssa.Convert:
+		return p.fromOutside(x.X, depth+1)
+	case *ssa.ChangeType:
+		return p.fromOutside(x.X, depth+1)
+	case *ssa.MakeInterface:
+		return p.fromOutside(x.X, depth+1)
+	case *ssa.Slice:
+		return p.fromOutside(x.X, depth+1)
+	case *ssa.TypeAssert:
+		return true
+	case *ssa.UnOp:
+		if x.Op == token.ARROW {
+			return true
+		}
+		for _, w := range p.VariableValues(x) {
+			if p.fromOutside(w, depth+1) {
+				return true
+			}
+		}
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			if p.fromOutside(e, depth+1) {
+				return true
+			}
+		}
+	case *ssa.Extract:
+		switch t := x.Tuple.(type) {
+		case *ssa.Select, *ssa.UnOp: // v, ok := <-ch; case v := <-ch
+			return true
+		case *ssa.Call:
+			return p.callFromOutside(t, x.Index, depth)
+		}
+	case *ssa.Call:
+		return p.callFromOutside(x, 0, depth)
+	}
+	return false
+}
+
+// callFromOutside is fromOutside for the result idx of a call.
+func (p *Package) callFromOutside(call *ssa.Call, idx int, depth int) bool {
+	c := call.Common()
+	if name := model.CalleeName(c); name == "io.ReadAll" || name == "io/ioutil.ReadAll" {
+		return true
+	}
+	if r := model.Recv(c); r != nil && p.receivedValue(r) {
+		return true // a method of a value received (msg.ContentData())
+	}
+	fn := callee(c)
+	if fn == nil || !p.local(fn) || len(fn.Blocks) == 0 {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && idx < len(ret.Results) {
+			if p.fromOutside(ret.Results[idx], depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// receivedValue reports whether v is a value received from a channel.
+func (p *Package) receivedValue(v ssa.Value) bool {
+	switch x := strip(v).(type) {
+	case *ssa.UnOp:
+		if x.Op == token.ARROW {
+			return true
+		}
+		vals := p.VariableValues(x)
+		return len(vals) == 1 && p.receivedValue(vals[0])
+	case *ssa.Alloc: // msg.Method() with a pointer receiver: the variable's address
+		vals := p.storedValues(x)
+		return len(vals) == 1 && p.receivedValue(vals[0])
+	case *ssa.Extract:
+		switch x.Tuple.(type) {
+		case *ssa.Select, *ssa.UnOp:
+			return true
+		}
+	}
+	return false
 }
 
 // RefilledWhere reports whether the object v refers to is filled again
