@@ -259,8 +259,14 @@ tests of the new object alone choose which objects it handles). A filter
 that drops status-only events (predicate.GenerationChangedPredicate, an
 UpdateFunc that compares the old spec with the new) keeps the write
 reported, and so do writes of the object's spec and metadata, whose
-change is intent the next reconcile may not redo. Reported at the write
-call, with the read in the related information.
+change is intent the next reconcile may not redo. Nor is a write of the
+object that a Create of the same function answered with, on every path
+(c.Create(ctx, obj) then c.Status().Update(ctx, obj), or the object a typed
+Create returns): the status a Create cannot set, written as the second
+half of creating the object. Nobody read that object to change it, and a
+409 means that the object's own controller has begun to write it, whose
+state stands; an object read again after the Create is a read. Reported at
+the write call, with the read in the related information.
 
 	if err := r.Status().Update(ctx, obj); err != nil {
 		log.Error(err, "unable to update status")

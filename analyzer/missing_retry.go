@@ -40,6 +40,9 @@ func checkMissingRetry(ck *checker, w *writes.Write) []finding {
 	if ck.rereadEachPeriod(w) {
 		return nil // the next period reads the object again and writes it again
 	}
+	if justCreated(w) {
+		return nil // the second half of a creation: the object's own writers win
+	}
 	obj := ck.objText(w)
 	call := ck.callName(w.Call)
 	var how string
@@ -185,6 +188,28 @@ func (ck *checker) rereadEachPeriod(w *writes.Write) bool {
 func readIn(origins []flow.Origin, in func(ssa.Instruction) bool) bool {
 	for _, o := range origins {
 		if (o.Kind != flow.Read && o.Kind != flow.CacheRead) || o.Site == nil || !in(o.Site) {
+			return false
+		}
+	}
+	return true
+}
+
+// justCreated reports whether the object written is, on every path, the
+// one a Create of the same function answered with: the status a Create
+// cannot set, written right after it. Nobody read that object to change
+// it, and a 409 means that the object's own controller has begun to write
+// it, whose state stands.
+func justCreated(w *writes.Write) bool {
+	origins := w.Origins()
+	if len(origins) == 0 {
+		return false
+	}
+	for _, o := range origins {
+		c, ok := o.Site.(ssa.CallInstruction)
+		if o.Kind != flow.Read || !ok || o.Via != nil || c.Parent() != w.Call.Parent() {
+			return false
+		}
+		if mc, ok := model.Classify(c.Common()); !ok || mc.Op != model.OpCreate {
 			return false
 		}
 	}
