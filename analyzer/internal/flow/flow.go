@@ -228,8 +228,8 @@ func dispatchesTo(c *ssa.CallCommon, fn *ssa.Function) bool {
 // the methods of the type t give it: where a method of the generic
 // interface takes or returns a type parameter T (or *T, or []T), t's method
 // of the same name takes or returns that parameter's argument (or a pointer
-// to it, or a slice). nil when named is not
-// such an instance or some parameter is not given.
+// to it, or a slice). nil when named is not such an instance or some
+// parameter is not given.
 func instanceFor(named types.Type, t types.Type) types.Type {
 	n, ok := types.Unalias(named).(*types.Named)
 	if !ok || n.TypeArgs().Len() == 0 || n.Origin() == n {
