@@ -85,7 +85,11 @@ function stored there: a literal that a Get fills before it is stored
 (objs[i] = obj) is a read, not a built object. An unstructured object
 given the content of a typed one (SetUnstructuredContent of what
 runtime.DefaultUnstructuredConverter.ToUnstructured made of it) is that
-object: read, it carries the resourceVersion read.
+object: read, it carries the resourceVersion read. A helper that reads
+the object into the pointer it is given before it writes it
+(controllerutil.CreateOrUpdate) makes the write conditional, and so does
+a helper of any package that wraps such a helper, however many helpers
+down.
 
 A create-or-replace of a built-in kind is not reported: a function that
 creates the object it updates (Create, and on AlreadyExists Update the same

@@ -179,7 +179,10 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 			written[d.obj] = true
 		}
 		for _, idx := range sortedKeys(written) {
-			wf := WriteFact{Param: idx, Op: w.Op, ReadsFirst: w.ReadsFirst, Rereads: rereads, Replaces: w.Replaces, Client: -1, At: w.ViaWrite.At, PatchArg: -1}
+			// A helper of a helper that reads the object first
+			// (a wrapper of controllerutil.CreateOrUpdate) reads it first too.
+			readsFirst := w.ReadsFirst || w.Via != nil && w.ViaWrite.ReadsFirst
+			wf := WriteFact{Param: idx, Op: w.Op, ReadsFirst: readsFirst, Rereads: rereads, Replaces: w.Replaces, Client: -1, At: w.ViaWrite.At, PatchArg: -1}
 			wf.Status = w.Client != nil && w.Client.Subresource == "status" || w.Via != nil && w.ViaWrite.Status
 			if isDiff && d.obj == idx {
 				wf.Diff, wf.From, wf.FromField, wf.PatchArg, wf.Status = d.patchArg < 0, d.from, d.fromField, d.patchArg, d.status
