@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -61,7 +62,7 @@ func (p *Package) whileDeleting(v ssa.Value, at ssa.Instruction, depth int) bool
 	if len(params) != 1 || depth >= maxParamReadDepth || fn.Object() == nil {
 		return false
 	}
-	calls := append(p.callsOf[fn][:len(p.callsOf[fn]):len(p.callsOf[fn])], p.dispatchCalls(fn)...)
+	calls := slices.Concat(p.callsOf[fn], p.dispatchCalls(fn))
 	if len(calls) == 0 {
 		return false
 	}

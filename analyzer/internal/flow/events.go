@@ -778,7 +778,7 @@ func (p *Package) fromOutside(v ssa.Value, depth int) bool {
 	case *ssa.TypeAssert:
 		return true
 	case *ssa.UnOp:
-		if x.Op == token.ARROW {
+		if received(x) {
 			return true
 		}
 		for _, w := range p.VariableValues(x) {
@@ -793,10 +793,10 @@ func (p *Package) fromOutside(v ssa.Value, depth int) bool {
 			}
 		}
 	case *ssa.Extract:
-		switch t := x.Tuple.(type) {
-		case *ssa.Select, *ssa.UnOp: // v, ok := <-ch; case v := <-ch
+		if received(x) {
 			return true
-		case *ssa.Call:
+		}
+		if t, ok := x.Tuple.(*ssa.Call); ok {
 			return p.callFromOutside(t, x.Index, depth)
 		}
 	case *ssa.Call:
@@ -828,18 +828,29 @@ func (p *Package) callFromOutside(call *ssa.Call, idx int, depth int) bool {
 	return false
 }
 
-// receivedValue reports whether v is a value received from a channel.
+// receivedValue reports whether v is a value received from a channel, or
+// a variable (or its address) that holds one.
 func (p *Package) receivedValue(v ssa.Value) bool {
-	switch x := strip(v).(type) {
+	v = strip(v)
+	if received(v) {
+		return true
+	}
+	var vals []ssa.Value
+	switch x := v.(type) {
 	case *ssa.UnOp:
-		if x.Op == token.ARROW {
-			return true
-		}
-		vals := p.VariableValues(x)
-		return len(vals) == 1 && p.receivedValue(vals[0])
+		vals = p.VariableValues(x)
 	case *ssa.Alloc: // msg.Method() with a pointer receiver: the variable's address
-		vals := p.storedValues(x)
-		return len(vals) == 1 && p.receivedValue(vals[0])
+		vals = p.storedValues(x)
+	}
+	return len(vals) == 1 && p.receivedValue(vals[0])
+}
+
+// received reports whether v is what a receive from a channel gives: <-ch,
+// v, ok := <-ch, or the value of a select's case v := <-ch.
+func received(v ssa.Value) bool {
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		return x.Op == token.ARROW
 	case *ssa.Extract:
 		switch x.Tuple.(type) {
 		case *ssa.Select, *ssa.UnOp:
