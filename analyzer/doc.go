@@ -245,10 +245,16 @@ function returns is decided before the closure runs. Nor is a status write
 reconciles, run by that controller's Reconcile (in its body, a closure it
 calls or defers, or a function of the package that only it calls, not in
 a goroutine), when the controller is built
-with controller-runtime's builder, For that type, with no event filter
-(no builder.WithPredicates on For, no WithEventFilter, but for
-predicate.ResourceVersionChangedPredicate, which drops only resyncs): a 409 means another
-writer changed the object, that change's event runs Reconcile again, and
+with controller-runtime's builder, For that type, with no filter of
+changes (no builder.WithPredicates on For, no WithEventFilter, but of
+predicates that choose objects, not changes: predicate.ResourceVersionChangedPredicate,
+which drops only resyncs; predicate.LabelSelectorPredicate; NewPredicateFuncs
+of a filter that asks the object only its labels, annotations, name,
+namespace or owners; a predicate.Funcs whose UpdateFunc is nil or asks only
+that of ObjectNew; And and Or of these; a function, of the package or
+another, that returns one): a 409 means another
+writer changed the object, that change's event runs Reconcile again (a
+status write keeps the labels the predicate admitted the object by), and
 the status, observed state, is computed and written afresh. The same holds
 for a client-go controller: a status write of an object read (from a lister,
 or by every caller of a helper), in a package that adds an event handler to
@@ -261,7 +267,8 @@ c.sync(key(new)) }), and tests
 the old object only to compare the two resourceVersions (the resync check;
 tests of the new object alone choose which objects it handles). A filter
 that drops status-only events (predicate.GenerationChangedPredicate, an
-UpdateFunc that compares the old spec with the new) keeps the write
+UpdateFunc that compares the old spec with the new, a filter that asks the
+object's generation or status) keeps the write
 reported, and so do writes of the object's spec and metadata, whose
 change is intent the next reconcile may not redo. Nor is a write of the
 object that a Create of the same function answered with, on every path

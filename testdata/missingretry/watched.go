@@ -4,9 +4,11 @@ import (
 	"context"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
@@ -417,6 +419,126 @@ func (r *MixedFilterWidgetReconciler) SetupWithManager(mgr ctrl.Manager) error {
 }
 
 func (r *MixedFilterWidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	widget := &widgetsv1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, widget); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	widget.Status.Phase = "Reconciled"
+	_ = r.Status().Update(ctx, widget) // want "^missing-retry: .*widget"
+	return ctrl.Result{}, nil
+}
+
+// Predicates that choose objects, not changes: a filter of the object's
+// labels (NewPredicateFuncs, LabelSelectorPredicate), or a predicate.Funcs
+// whose UpdateFunc asks only the new object's labels. The conflicting
+// status write keeps the labels, so its event passes: still watched.
+type LabelledWidgetReconciler struct {
+	client.Client
+}
+
+func (r *LabelledWidgetReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	sel, err := predicate.LabelSelectorPredicate(metav1.LabelSelector{MatchLabels: map[string]string{"team": "a"}})
+	if err != nil {
+		return err
+	}
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&widgetsv1.Widget{}, builder.WithPredicates(teamPredicate("a"), sel)).
+		WithEventFilter(predicate.Funcs{
+			UpdateFunc: func(e event.UpdateEvent) bool {
+				return e.ObjectNew.GetLabels()["paused"] != "true"
+			},
+		}).
+		Complete(r)
+}
+
+// teamPredicate admits the objects of one team, whichever label set
+// names it.
+func teamPredicate(team string) predicate.Predicate {
+	keys := []string{"team", "example.com/team"}
+	preds := make([]predicate.Predicate, len(keys))
+	for i := range keys {
+		preds[i] = predicate.NewPredicateFuncs(func(obj client.Object) bool {
+			return obj.GetLabels()[keys[i]] == team
+		})
+	}
+	return predicate.Or(preds...)
+}
+
+func (r *LabelledWidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	widget := &widgetsv1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, widget); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	widget.Status.Phase = "Reconciled"
+	_ = r.Status().Update(ctx, widget)
+	return ctrl.Result{}, nil
+}
+
+// Filters that test the object's state, or its old version, choose
+// changes: a status-only change of a ready Widget, or one that keeps the
+// labels, does not pass. Reported.
+type StateFilterWidgetReconciler struct {
+	client.Client
+}
+
+func (r *StateFilterWidgetReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	notReady := predicate.NewPredicateFuncs(func(obj client.Object) bool {
+		w, ok := obj.(*widgetsv1.Widget)
+		return ok && w.Status.Phase != "Ready"
+	})
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&widgetsv1.Widget{}, builder.WithPredicates(notReady)).
+		Complete(r)
+}
+
+func (r *StateFilterWidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	widget := &widgetsv1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, widget); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	widget.Status.Phase = "Ready"
+	_ = r.Status().Update(ctx, widget) // want "^missing-retry: .*widget"
+	return ctrl.Result{}, nil
+}
+
+type LabelChangeWidgetReconciler struct {
+	client.Client
+}
+
+func (r *LabelChangeWidgetReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&widgetsv1.Widget{}).
+		WithEventFilter(predicate.Funcs{
+			UpdateFunc: func(e event.UpdateEvent) bool {
+				return e.ObjectNew.GetLabels()["team"] != e.ObjectOld.GetLabels()["team"]
+			},
+		}).
+		Complete(r)
+}
+
+func (r *LabelChangeWidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	widget := &widgetsv1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, widget); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	widget.Status.Phase = "Reconciled"
+	_ = r.Status().Update(ctx, widget) // want "^missing-retry: .*widget"
+	return ctrl.Result{}, nil
+}
+
+// A label filter and a generation filter, both asked (And): status-only
+// changes are dropped. Reported.
+type LabelledSpecWidgetReconciler struct {
+	client.Client
+}
+
+func (r *LabelledSpecWidgetReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&widgetsv1.Widget{}, builder.WithPredicates(predicate.And(teamPredicate("a"), predicate.Predicate(predicate.GenerationChangedPredicate{})))).
+		Complete(r)
+}
+
+func (r *LabelledSpecWidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	widget := &widgetsv1.Widget{}
 	if err := r.Get(ctx, req.NamespacedName, widget); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)

@@ -34,6 +34,9 @@ type FuncFact struct {
 	Stores           []StoreFact // a constructor: copies of parameters kept in fields
 	Creates          []int       // object parameters passed to a Create
 	ListParts        []int       `json:",omitempty"` // list parameters result 0 is a part of
+	// ChoosesObjects: returns a watch predicate that chooses objects, not
+	// changes (predicates.go).
+	ChoosesObjects bool `json:",omitempty"`
 }
 
 // PatchFact says a result of a function is a patch body it builds.
@@ -241,6 +244,9 @@ func (f *FuncFact) String() string {
 	for _, i := range f.ListParts {
 		parts = append(parts, fmt.Sprintf("returns a part of #%d", i))
 	}
+	if f.ChoosesObjects {
+		parts = append(parts, "returns a predicate of objects")
+	}
 	for _, pf := range f.Patches {
 		kind := "merge patch"
 		if pf.JSON {
@@ -303,10 +309,11 @@ func (p *Package) Fact(fn *ssa.Function) *FuncFact {
 	f.Stores = s.Stores
 	f.Creates = s.Creates
 	f.ListParts = s.ListParts
+	f.ChoosesObjects = s.ChoosesObjects
 	if len(f.Stores) > 0 {
 		return f
 	}
-	if len(f.Returns)+len(f.ReadsInto)+len(f.Writes)+len(f.Feeds)+len(f.Retries)+len(f.Mutates)+len(f.Patches)+len(f.SetsRV)+len(f.ClearsRV)+len(f.Creates)+len(f.ListParts) == 0 && !f.ConflictTest && !f.LogsErrors && !f.SwallowsConflict && !f.ReturnsFake {
+	if len(f.Returns)+len(f.ReadsInto)+len(f.Writes)+len(f.Feeds)+len(f.Retries)+len(f.Mutates)+len(f.Patches)+len(f.SetsRV)+len(f.ClearsRV)+len(f.Creates)+len(f.ListParts) == 0 && !f.ConflictTest && !f.LogsErrors && !f.SwallowsConflict && !f.ReturnsFake && !f.ChoosesObjects {
 		return nil
 	}
 	return f

@@ -36,6 +36,7 @@ type Summary struct {
 	Copies              []CopyFact   // results that are copies of parameters (or of their fields)
 	Creates             []int        // object parameters passed to a Create, itself or through helpers
 	ListParts           []int        // list parameters whose elements are all result 0 holds (a remove, a filter)
+	ChoosesObjects      bool         // returns a watch predicate that chooses objects, not changes (predicates.go)
 }
 
 // typeGuard returns T when instr runs only where prm holds a T: in the
@@ -260,6 +261,8 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 			s.Mutates = append(s.Mutates, *mf)
 		}
 	}
+
+	s.ChoosesObjects = p.returnsChooser(fn)
 
 	// A function that builds a fake client for tests.
 	for _, b := range fn.Blocks {

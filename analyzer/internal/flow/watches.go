@@ -11,7 +11,8 @@ import (
 )
 
 // A watched controller is one the package builds with controller-runtime's
-// builder, For a type, with no predicate on that watch: every write of an
+// builder, For a type, with no predicate on that watch but predicates that
+// choose objects, not changes (predicates.go): every write of an
 // object of the type, its own writes' conflicting writers' included, puts
 // the object's key on the work queue again, and the next Reconcile reads
 // the object anew and writes what it computes afresh.
@@ -163,8 +164,9 @@ func (p *Package) watchedControllers() []watched {
 
 // unfilteredFor walks a builder chain back from the builder Complete is
 // called on: the For call when the chain has one For, no WithEventFilter
-// (but of a predicate that passes every change, model.PassesEveryChange)
-// and no For option that filters; ok is false when the chain has a part the
+// (but of predicates that choose objects, not changes)
+// and no For option that filters changes, but predicates that choose
+// objects (predicates.go); ok is false when the chain has a part the
 // model does not know (a builder kept in a field, or from a function of
 // another package). A function of the package that takes a builder and
 // returns it (bld = watchSources(bld, mgr)) is followed into.
@@ -208,8 +210,14 @@ func (p *Package) unfilteredFor(v ssa.Value) (forCall *ssa.Call, ok bool) {
 							return false
 						}
 						for _, e := range els {
-							if !model.FiltersNothing(e.Value) {
+							preds, ok := model.ForOptionPredicates(e.Value)
+							if !ok {
 								return false
+							}
+							for _, pr := range preds {
+								if !p.choosesObjects(pr, 0) {
+									return false
+								}
 							}
 						}
 					}
@@ -218,7 +226,7 @@ func (p *Package) unfilteredFor(v ssa.Value) (forCall *ssa.Call, ok bool) {
 			case model.BuilderChain:
 				return walk(model.Recv(&x.Call), args, depth)
 			case model.BuilderFilter:
-				if !model.PassesEveryChange(model.Arg(&x.Call, 0)) {
+				if !p.choosesObjects(model.Arg(&x.Call, 0), 0) {
 					return false
 				}
 				return walk(model.Recv(&x.Call), args, depth)

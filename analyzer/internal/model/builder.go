@@ -2,6 +2,7 @@ package model
 
 import (
 	"go/token"
+	"go/types"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -65,29 +66,26 @@ func BuilderCall(c *ssa.CallCommon) BuilderOp {
 	return builderMethods[name]
 }
 
-// FiltersNothing reports whether an option of For leaves its events as
-// they are: builder.OnlyMetadata projects the object, it drops no event;
-// builder.WithPredicates of predicates that pass every change
-// (PassesEveryChange) drops none that a write makes.
-func FiltersNothing(opt ssa.Value) bool {
+// ForOptionPredicates says what an option of For filters: builder.OnlyMetadata
+// projects the object and drops no event (no predicates, ok);
+// builder.WithPredicates filters by its predicates; ok is false for an
+// option the model does not know.
+func ForOptionPredicates(opt ssa.Value) (preds []ssa.Value, ok bool) {
 	if mi, ok := opt.(*ssa.MakeInterface); ok {
 		opt = mi.X
 	}
 	if c, ok := opt.(*ssa.Call); ok && CalleeName(&c.Call) == CRBuilder+".WithPredicates" {
-		els := ssax.VariadicElements(Arg(&c.Call, 0))
-		for _, e := range els {
-			if !PassesEveryChange(e.Value) {
-				return false
-			}
+		for _, e := range ssax.VariadicElements(Arg(&c.Call, 0)) {
+			preds = append(preds, e.Value)
 		}
-		return len(els) > 0
+		return preds, len(preds) > 0
 	}
 	ld, ok := opt.(*ssa.UnOp)
 	if !ok || ld.Op != token.MUL {
-		return false
+		return nil, false
 	}
 	g, ok := ld.X.(*ssa.Global)
-	return ok && g.Pkg != nil && PkgPath(g.Pkg.Pkg) == CRBuilder && g.Name() == "OnlyMetadata"
+	return nil, ok && g.Pkg != nil && PkgPath(g.Pkg.Pkg) == CRBuilder && g.Name() == "OnlyMetadata"
 }
 
 // PassesEveryChange reports whether a predicate lets through the event of
@@ -99,3 +97,60 @@ func PassesEveryChange(pred ssa.Value) bool {
 	}
 	return isNamed(pred.Type(), CRPredicate, "TypedResourceVersionChangedPredicate")
 }
+
+// PredicateOp is what a call of controller-runtime's predicate package
+// builds.
+type PredicateOp uint8
+
+const (
+	PredicateNone PredicateOp = iota
+	// PredicateOfObject: NewPredicateFuncs(filter), NewTypedPredicateFuncs:
+	// every event, an update's new object, goes through one filter of the
+	// object (argument 0).
+	PredicateOfObject
+	// PredicateLabels: LabelSelectorPredicate(selector), which tests the
+	// object's labels only.
+	PredicateLabels
+	PredicateAnd // And(ps...): every one passes
+	PredicateOr  // Or(ps...): one passes
+)
+
+var predicateCalls = map[string]PredicateOp{
+	CRPredicate + ".NewPredicateFuncs":      PredicateOfObject,
+	CRPredicate + ".NewTypedPredicateFuncs": PredicateOfObject,
+	CRPredicate + ".LabelSelectorPredicate": PredicateLabels,
+	CRPredicate + ".And":                    PredicateAnd,
+	CRPredicate + ".Or":                     PredicateOr,
+}
+
+// PredicateCall says what a call of the predicate package builds.
+func PredicateCall(c *ssa.CallCommon) PredicateOp { return predicateCalls[CalleeName(c)] }
+
+// IsPredicateFuncs reports whether t is predicate.Funcs (TypedFuncs), the
+// struct of event funcs whose UpdateFunc, when nil, passes every update.
+func IsPredicateFuncs(t types.Type) bool { return isNamed(t, CRPredicate, "TypedFuncs") }
+
+// IsPredicate reports whether t is a predicate of controller-runtime: the
+// TypedPredicate interface (Predicate), or TypedFuncs.
+func IsPredicate(t types.Type) bool {
+	return isNamed(t, CRPredicate, "TypedPredicate") || IsPredicateFuncs(t)
+}
+
+// ObjectOld is the field of an update event (event.TypedUpdateEvent) that
+// holds the object before the update; ObjectNew the one after it.
+const (
+	ObjectOld = "ObjectOld"
+	ObjectNew = "ObjectNew"
+)
+
+// identityGetters are the methods of metav1.Object whose answers a write
+// of the object's status or spec leaves as they are: a filter that asks
+// only these chooses objects, not changes.
+var identityGetters = map[string]bool{
+	"GetLabels": true, "GetAnnotations": true, "GetName": true, "GetNamespace": true,
+	"GetOwnerReferences": true, "GetUID": true, "GetGenerateName": true,
+}
+
+// IsIdentityGetter reports whether a method of an object answers what
+// names or labels it (GetLabels, GetName, ...), not its state.
+func IsIdentityGetter(name string) bool { return identityGetters[name] }
