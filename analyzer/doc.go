@@ -259,8 +259,13 @@ the status, observed state, is computed and written afresh. The same holds
 for a client-go controller: a status write of an object read (from a lister,
 or by every caller of a helper), in a package that adds an event handler to
 the typed informer of that type (factory.Core().V1().Pods().Informer()
-.AddEventHandler(cache.ResourceEventHandlerFuncs{...})) whose UpdateFunc
-queues the object (a work queue's Add, or an enqueue... function), or runs
+.AddEventHandler(cache.ResourceEventHandlerFuncs{...}), or the informer a
+controller-runtime cache gives for it, GetInformer(ctx, &v1.Pod{})) whose
+UpdateFunc queues the object (a work queue's Add, an enqueue... function,
+a function of the package it gives the new object to that does, or a
+method of another package's wrapper of a work queue) and the write is made
+by a method of the type that handler belongs to (or by a function of the
+package only those call), or runs
 the write itself (it calls a function of the package, not as a goroutine,
 that makes the write or calls what does: UpdateFunc: func(old, new any) {
 c.sync(key(new)) }), and tests

@@ -1,4 +1,4 @@
-package missingretry
+package missingretry // want package:"has summaries"
 
 import (
 	"context"

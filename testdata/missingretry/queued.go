@@ -23,7 +23,7 @@ func newTaskQueue(sync func(string) error) *taskQueue {
 	return &taskQueue{queue: workqueue.NewTyped[string](), sync: sync}
 }
 
-func (t *taskQueue) Enqueue(task string) { t.queue.Add(task) }
+func (t *taskQueue) Enqueue(task string) { t.queue.Add(task) } // want Enqueue:"queues"
 
 func (t *taskQueue) Run(stop <-chan struct{}) {
 	wait.Until(t.worker, time.Second, stop)

@@ -37,6 +37,8 @@ type FuncFact struct {
 	// ChoosesObjects: returns a watch predicate that chooses objects, not
 	// changes (predicates.go).
 	ChoosesObjects bool `json:",omitempty"`
+	// Queues: adds to a work queue (a method of a wrapper of one).
+	Queues bool `json:",omitempty"`
 }
 
 // PatchFact says a result of a function is a patch body it builds.
@@ -247,6 +249,9 @@ func (f *FuncFact) String() string {
 	if f.ChoosesObjects {
 		parts = append(parts, "returns a predicate of objects")
 	}
+	if f.Queues {
+		parts = append(parts, "queues")
+	}
 	for _, pf := range f.Patches {
 		kind := "merge patch"
 		if pf.JSON {
@@ -310,10 +315,11 @@ func (p *Package) Fact(fn *ssa.Function) *FuncFact {
 	f.Creates = s.Creates
 	f.ListParts = s.ListParts
 	f.ChoosesObjects = s.ChoosesObjects
+	f.Queues = s.Queues
 	if len(f.Stores) > 0 {
 		return f
 	}
-	if len(f.Returns)+len(f.ReadsInto)+len(f.Writes)+len(f.Feeds)+len(f.Retries)+len(f.Mutates)+len(f.Patches)+len(f.SetsRV)+len(f.ClearsRV)+len(f.Creates)+len(f.ListParts) == 0 && !f.ConflictTest && !f.LogsErrors && !f.SwallowsConflict && !f.ReturnsFake && !f.ChoosesObjects {
+	if len(f.Returns)+len(f.ReadsInto)+len(f.Writes)+len(f.Feeds)+len(f.Retries)+len(f.Mutates)+len(f.Patches)+len(f.SetsRV)+len(f.ClearsRV)+len(f.Creates)+len(f.ListParts) == 0 && !f.ConflictTest && !f.LogsErrors && !f.SwallowsConflict && !f.ReturnsFake && !f.ChoosesObjects && !f.Queues {
 		return nil
 	}
 	return f

@@ -37,6 +37,7 @@ type Summary struct {
 	Creates             []int        // object parameters passed to a Create, itself or through helpers
 	ListParts           []int        // list parameters whose elements are all result 0 holds (a remove, a filter)
 	ChoosesObjects      bool         // returns a watch predicate that chooses objects, not changes (predicates.go)
+	Queues              bool         // a method that adds to a work queue (of a wrapper of one)
 }
 
 // typeGuard returns T when instr runs only where prm holds a T: in the
@@ -263,6 +264,7 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 	}
 
 	s.ChoosesObjects = p.returnsChooser(fn)
+	s.Queues = fn.Signature.Recv() != nil && p.addsToWorkqueue(fn)
 
 	// A function that builds a fake client for tests.
 	for _, b := range fn.Blocks {

@@ -3,6 +3,7 @@ package flow
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -332,6 +333,11 @@ type informerWatch struct {
 	// runs is nil when the UpdateFunc queues the object; otherwise the
 	// functions it calls itself, and what those call.
 	runs map[*ssa.Function]bool
+	// owners are the types whose methods work the queue: the receiver of
+	// the UpdateFunc (or of the method it is a closure in), and the
+	// structs it captures. The queue's worker is taken to be a method of
+	// one of them. None when the UpdateFunc shows none.
+	owners []*types.Named
 }
 
 // InformerRewatched returns the AddEventHandler call of an informer watch
@@ -353,14 +359,17 @@ func (p *Package) InformerRewatched(fn *ssa.Function, obj ssa.Value) *ssa.Call {
 			if !ok {
 				continue
 			}
-			if runs, ok := p.everyUpdate(h); ok {
-				p.informerMemo = append(p.informerMemo, informerWatch{objType: t, add: c, runs: runs})
+			if runs, owners, ok := p.everyUpdate(h); ok {
+				p.informerMemo = append(p.informerMemo, informerWatch{objType: t, add: c, runs: runs, owners: owners})
 			}
 		}
 	}
 	t := strip(obj).Type()
 	for _, w := range p.informerMemo {
-		if types.Identical(t, w.objType) && (w.runs == nil || w.runs[fn]) {
+		if !types.Identical(t, w.objType) {
+			continue
+		}
+		if w.runs != nil && w.runs[fn] || w.runs == nil && (len(w.owners) == 0 || p.ownedBy(fn, w.owners, 0)) {
 			return w.add
 		}
 	}
@@ -373,20 +382,20 @@ func (p *Package) InformerRewatched(fn *ssa.Function, obj ssa.Value) *ssa.Call {
 // functions of the package (runs holds them and what they call), and
 // neither its branches nor the arguments of its calls depend on the old
 // object but through a comparison of the two resourceVersions.
-func (p *Package) everyUpdate(h ssa.Value) (runs map[*ssa.Function]bool, ok bool) {
+func (p *Package) everyUpdate(h ssa.Value) (runs map[*ssa.Function]bool, owners []*types.Named, ok bool) {
 	v := strip(h)
 	if mi, ok := v.(*ssa.MakeInterface); ok {
 		v = mi.X
 	}
 	if !model.IsEventHandlerFuncs(v.Type()) {
-		return nil, false
+		return nil, nil, false
 	}
 	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
 		v = ld.X
 	}
 	alloc, ok := v.(*ssa.Alloc)
 	if !ok {
-		return nil, false
+		return nil, nil, false
 	}
 	var update ssa.Value
 	for _, r := range ssax.Referrers(alloc) {
@@ -401,7 +410,7 @@ func (p *Package) everyUpdate(h ssa.Value) (runs map[*ssa.Function]bool, ok bool
 		for _, fr := range ssax.Referrers(fa) {
 			if s, ok := fr.(*ssa.Store); ok && s.Addr == fa {
 				if update != nil {
-					return nil, false
+					return nil, nil, false
 				}
 				update = s.Val
 			}
@@ -409,20 +418,18 @@ func (p *Package) everyUpdate(h ssa.Value) (runs map[*ssa.Function]bool, ok bool
 	}
 	fns := p.funcValues(update)
 	if len(fns) == 0 {
-		return nil, false
+		return nil, nil, false
 	}
 	queues := true
 	var called []*ssa.Function
 	for _, fn := range fns {
 		q, direct, ok := p.unfilteredUpdate(boundMethod(fn))
 		if !ok {
-			return nil, false
+			return nil, nil, false
 		}
+		owners = append(owners, ownerTypes(boundMethod(fn))...)
 		queues = queues && q
 		called = append(called, direct...)
-	}
-	if queues {
-		return nil, true
 	}
 	runs = map[*ssa.Function]bool{}
 	for _, fn := range called {
@@ -430,7 +437,119 @@ func (p *Package) everyUpdate(h ssa.Value) (runs map[*ssa.Function]bool, ok bool
 			runs[g] = true
 		}
 	}
-	return runs, len(runs) > 0
+	if queues || p.queuesIn(runs) {
+		// It queues the object, itself or through a function of the
+		// package it gives the new object to (UpdateFunc: func(_, n any)
+		// { c.onAdd(n) }, where onAdd queues it).
+		return nil, owners, true
+	}
+	return runs, nil, len(runs) > 0
+}
+
+// ownerTypes returns the named types fn, an UpdateFunc, belongs to: its
+// receiver's, or that of the method it is a closure in, and those of the
+// pointers to named structs it captures.
+func ownerTypes(fn *ssa.Function) []*types.Named {
+	var out []*types.Named
+	if n := receiverNamed(fn); n != nil {
+		out = append(out, n)
+	}
+	for _, fv := range fn.FreeVars {
+		if ptr, ok := types.Unalias(fv.Type()).(*types.Pointer); ok {
+			if n, ok := types.Unalias(ptr.Elem()).(*types.Named); ok && n.Obj().Pkg() == fn.Pkg.Pkg {
+				if _, isStruct := n.Underlying().(*types.Struct); isStruct {
+					out = append(out, n.Origin())
+				}
+			}
+		}
+	}
+	return out
+}
+
+// receiverNamed returns the named type of the receiver of fn, or of the
+// method fn is a closure in; nil for a function.
+func receiverNamed(fn *ssa.Function) *types.Named {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	recv := fn.Signature.Recv()
+	if recv == nil {
+		return nil
+	}
+	t := types.Unalias(recv.Type())
+	if ptr, ok := t.(*types.Pointer); ok {
+		t = types.Unalias(ptr.Elem())
+	}
+	if n, ok := t.(*types.Named); ok {
+		return n.Origin()
+	}
+	return nil
+}
+
+// ownedBy reports whether fn is a method of one of owners, or a closure in
+// one, or a function of the package that only those call (a helper of the
+// worker), within maxWatchDepth calls.
+func (p *Package) ownedBy(fn *ssa.Function, owners []*types.Named, depth int) bool {
+	if n := receiverNamed(fn); n != nil {
+		return slices.Contains(owners, n)
+	}
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	calls := p.callsOf[fn]
+	if depth >= maxWatchDepth || len(calls) == 0 || p.escapes(fn) {
+		return false
+	}
+	for _, c := range calls {
+		if !p.ownedBy(c.Parent(), owners, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// queues reports whether a call adds to a work queue: Add of a workqueue,
+// an enqueue... function, or a method of another package that does (a
+// wrapper of a work queue, known by its fact).
+func (p *Package) queues(c *ssa.CallCommon) bool {
+	if model.IsWorkqueueAdd(c) || model.IsRequeueCall(c) {
+		return true
+	}
+	if fn := c.StaticCallee(); fn != nil && !p.local(fn) && p.facts != nil {
+		if obj := calleeObject(c); obj != nil {
+			if ff := p.facts.FuncFact(obj); ff != nil {
+				return ff.Queues
+			}
+		}
+	}
+	return false
+}
+
+// addsToWorkqueue reports whether fn calls Add (AddRateLimited, AddAfter)
+// of a client-go work queue.
+func (p *Package) addsToWorkqueue(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(ssa.CallInstruction); ok && model.IsWorkqueueAdd(c.Common()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// queuesIn reports whether one of fns adds to a work queue.
+func (p *Package) queuesIn(fns map[*ssa.Function]bool) bool {
+	for fn := range fns {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if c, ok := instr.(ssa.CallInstruction); ok && p.queues(c.Common()) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // unfilteredUpdate is everyUpdate for one UpdateFunc: whether it queues,

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/lostupdate/lostupdate/analyzer/internal/ssax"
 )
 
 // InformerHandler recognises the registration of an event handler on the
@@ -17,11 +19,23 @@ import (
 // returns the handler argument and the type of the objects the informer
 // holds (*v1.Pod), which is the element type of its lister's List. ok is
 // false for any other call, and for an informer whose type the call does
-// not show (one kept in a field as a cache.SharedIndexInformer).
+// not show (one kept in a field as a cache.SharedIndexInformer). The
+// informer a controller-runtime cache gives for a type counts too:
+//
+//	inf, err := mgr.GetCache().GetInformer(ctx, &v1.Pod{})
+//	inf.AddEventHandler(handler)
 func InformerHandler(c *ssa.CallCommon) (handler ssa.Value, objType types.Type, ok bool) {
 	name, _, recv, isMethod := methodOf(c)
 	if !isMethod || !strings.HasPrefix(name, "AddEventHandler") || len(Args(c)) == 0 {
 		return nil, nil, false
+	}
+	if p, n := typeName(recv); isCRCache(p) && n == "Informer" {
+		// inf, err := mgr.GetCache().GetInformer(ctx, &v1.Pod{})
+		t := crInformerType(Recv(c))
+		if t == nil {
+			return nil, nil, false
+		}
+		return Args(c)[0], t, true
 	}
 	if p, _ := typeName(recv); p != Cache {
 		return nil, nil, false
@@ -48,6 +62,42 @@ func InformerHandler(c *ssa.CallCommon) (handler ssa.Value, objType types.Type, 
 	}
 	return Args(c)[0], t, true
 }
+
+// crInformerType returns *T for the informer a controller-runtime cache
+// answers GetInformer(ctx, &T{}) with, or nil.
+func crInformerType(v ssa.Value) types.Type {
+	for {
+		ci, isCI := v.(*ssa.ChangeInterface)
+		if !isCI {
+			break
+		}
+		v = ci.X
+	}
+	ex, ok := v.(*ssa.Extract)
+	if !ok || ex.Index != 0 {
+		return nil
+	}
+	get, ok := ex.Tuple.(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	name, _, recv, isMethod := methodOf(&get.Call)
+	if !isMethod || name != "GetInformer" {
+		return nil
+	}
+	if p, _ := typeName(recv); !isCRCache(p) {
+		return nil
+	}
+	t := ssax.ConcreteType(Arg(&get.Call, 1))
+	if _, ok := t.(*types.Pointer); !ok {
+		return nil
+	}
+	return t
+}
+
+// isCRCache reports whether path is controller-runtime's cache package, or
+// cacheapi, where its interfaces live since v0.23.
+func isCRCache(path string) bool { return path == CRCache || path == CRCache+"/cacheapi" }
 
 // listedType returns *T for a typed informer whose Lister() has a
 // List(labels.Selector) ([]*T, error), or nil.
