@@ -145,7 +145,11 @@ resourceVersion and fails the same way: the retry can never succeed.
 Reported at the write call (or the call of a helper that writes it). An
 object the same code passes to Create (create it, and on AlreadyExists
 update it) is made to be created: it carries no resourceVersion, and its
-Update gets no 409 to resend, so it is not reported here.
+Update gets no 409 to resend, so it is not reported here. Nor is a write
+through a helper that, on some path, writes a copy of the object it reads
+itself (it re-reads when its caller asks, or on a conflict Gets the object
+and writes the same kind of object again): a retry through it may send a
+fresh version.
 
 	pod, err := pods.Get(ctx, name, metav1.GetOptions{})
 	err = retry.RetryOnConflict(retry.DefaultRetry, func() error {

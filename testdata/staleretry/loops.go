@@ -269,3 +269,74 @@ var _ = []any{badAttemptsWrapperWithParameter, badLoopHelperNeverRereads, badExp
 
 // The functions above are run by the program's workers.
 var _ = []any{okExponentialBackoffGetInsideCondition, okHandWrittenLoopGetsEachAttempt, okLoopHelperRereadsAfterConflict, okLoopReReadsOnConflict, okPollRereadsAfterFailedUpdate, okSamePackageWrapperGetInside}
+
+// writeStatusOrRefresh writes the status it is given onto ns and, on a
+// conflict, onto a copy it reads again (a second UpdateStatus call): the
+// cluster operator status helper's shape.
+func writeStatusOrRefresh(ctx context.Context, cs kubernetes.Interface, ns *corev1.Namespace, status corev1.NamespaceStatus) (*corev1.Namespace, error) {
+	next := ns.DeepCopy()
+	next.Status = status
+	out, err := cs.CoreV1().Namespaces().UpdateStatus(ctx, next, metav1.UpdateOptions{})
+	if apierrors.IsConflict(err) {
+		fresh, getErr := cs.CoreV1().Namespaces().Get(ctx, ns.Name, metav1.GetOptions{})
+		if getErr != nil {
+			return ns, getErr
+		}
+		next = fresh.DeepCopy()
+		next.Status = status
+		out, err = cs.CoreV1().Namespaces().UpdateStatus(ctx, next, metav1.UpdateOptions{})
+	}
+	if err != nil {
+		return ns, err
+	}
+	return out, nil
+}
+
+// A poll around that helper, with the object read before it: the helper
+// re-reads after a conflict, so the poll does not resend a stale version.
+func okPollStatusHelperRefreshesOnConflict(ctx context.Context, cs kubernetes.Interface, name string) error {
+	ns, err := cs.CoreV1().Namespaces().Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	return wait.PollUntilContextTimeout(ctx, time.Second, time.Minute, false, func(ctx context.Context) (bool, error) {
+		status := *ns.Status.DeepCopy()
+		status.Phase = corev1.NamespaceActive
+		if ns, err = writeStatusOrRefresh(ctx, cs, ns, status); err != nil {
+			return false, nil
+		}
+		return true, nil
+	})
+}
+
+// A helper whose second write is of another object it reads (the
+// namespace's default ServiceAccount): the namespace is written only as
+// passed.
+func writeStatusAndTouchAccount(ctx context.Context, cs kubernetes.Interface, ns *corev1.Namespace) error {
+	if _, err := cs.CoreV1().Namespaces().UpdateStatus(ctx, ns, metav1.UpdateOptions{}); err != nil {
+		return err
+	}
+	sa, err := cs.CoreV1().ServiceAccounts(ns.Name).Get(ctx, "default", metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	sa.Labels = map[string]string{"touched": "true"}
+	_, err = cs.CoreV1().ServiceAccounts(ns.Name).Update(ctx, sa, metav1.UpdateOptions{})
+	return err
+}
+
+func badPollStatusHelperNeverRefreshes(ctx context.Context, cs kubernetes.Interface, name string) error {
+	ns, err := cs.CoreV1().Namespaces().Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	return wait.PollUntilContextTimeout(ctx, time.Second, time.Minute, false, func(ctx context.Context) (bool, error) {
+		ns.Status.Phase = corev1.NamespaceActive
+		if err := writeStatusAndTouchAccount(ctx, cs, ns); err != nil { // want "^stale-retry: .*ns"
+			return false, nil
+		}
+		return true, nil
+	})
+}
+
+var _ = []any{okPollStatusHelperRefreshesOnConflict, badPollStatusHelperNeverRefreshes}

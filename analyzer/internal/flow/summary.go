@@ -164,6 +164,24 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 		writes = append(writes, p.writesIn(f)...)
 	}
 	s.Writer = len(writes) > 0
+	// Writes of an object the function reads itself, by op and type: a
+	// write of a parameter next to one of these (UpdateStatus(obj), and on
+	// a conflict Get and UpdateStatus the fresh copy) rereads on that path.
+	type opType struct {
+		op model.Op
+		t  string
+	}
+	readWrites := map[opType]bool{}
+	for _, w := range writes {
+		if w.Obj == nil {
+			continue
+		}
+		for _, o := range p.Object(w.Obj, w.Call) {
+			if o.Kind == Read || o.Kind == Precondition {
+				readWrites[opType{w.Op, types.TypeString(strip(w.Obj).Type(), nil)}] = true
+			}
+		}
+	}
 	for _, w := range writes {
 		written := map[int]bool{}
 		rereads := w.Via != nil && w.ViaWrite.Rereads
@@ -171,6 +189,9 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 			switch {
 			case o.Kind == Unknown && o.Param != nil && o.Param.Parent() == fn:
 				written[paramIndex(fn, o.Param)] = true
+				if readWrites[opType{w.Op, types.TypeString(strip(w.Obj).Type(), nil)}] {
+					rereads = true
+				}
 			case o.Kind == Read || o.Kind == Precondition:
 				rereads = true
 			}
