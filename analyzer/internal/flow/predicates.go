@@ -123,6 +123,28 @@ func (p *Package) returnsChooser(fn *ssa.Function) bool {
 // UpdateFunc is never set (a nil UpdateFunc passes every update), or is
 // set to functions that ask only identity of the new object.
 func (p *Package) funcsChooseObjects(alloc *ssa.Alloc, depth int) bool {
+	for _, v := range updateFuncStores(alloc) {
+		if k, ok := v.(*ssa.Const); ok && k.IsNil() {
+			continue
+		}
+		fns := p.funcValues(v)
+		if len(fns) == 0 {
+			return false
+		}
+		for _, fn := range fns {
+			if len(fn.Params) == 0 || !p.updateAsksNewIdentity(fn, fn.Params[len(fn.Params)-1]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// updateFuncStores returns the values stored in the UpdateFunc field of a
+// struct literal of event funcs (predicate.Funcs,
+// cache.ResourceEventHandlerFuncs).
+func updateFuncStores(alloc *ssa.Alloc) []ssa.Value {
+	var out []ssa.Value
 	for _, r := range ssax.Referrers(alloc) {
 		fa, ok := r.(*ssa.FieldAddr)
 		if !ok {
@@ -133,25 +155,12 @@ func (p *Package) funcsChooseObjects(alloc *ssa.Alloc, depth int) bool {
 			continue
 		}
 		for _, fr := range ssax.Referrers(fa) {
-			s, ok := fr.(*ssa.Store)
-			if !ok || s.Addr != fa {
-				continue
-			}
-			if k, ok := s.Val.(*ssa.Const); ok && k.IsNil() {
-				continue
-			}
-			fns := p.funcValues(s.Val)
-			if len(fns) == 0 {
-				return false
-			}
-			for _, fn := range fns {
-				if len(fn.Params) == 0 || !p.updateAsksNewIdentity(fn, fn.Params[len(fn.Params)-1]) {
-					return false
-				}
+			if s, ok := fr.(*ssa.Store); ok && s.Addr == fa {
+				out = append(out, s.Val)
 			}
 		}
 	}
-	return true
+	return out
 }
 
 // updateAsksNewIdentity reports whether an UpdateFunc uses its event e

@@ -378,8 +378,10 @@ func (p *Package) InformerRewatched(fn *ssa.Function, obj ssa.Value) *ssa.Call {
 
 // everyUpdate reports whether an event handler (a handler struct of funcs,
 // or a pointer to one) has an UpdateFunc that acts on every update: it
-// calls a work queue's Add or an enqueue... function (runs is nil), or
-// functions of the package (runs holds them and what they call), and
+// calls a work queue's Add or an enqueue... function, itself or through the
+// functions of the package it calls, or a method of another package's
+// queue wrapper (runs is nil, owners the types whose methods work the
+// queue), or functions of the package (runs holds them and what they call), and
 // neither its branches nor the arguments of its calls depend on the old
 // object but through a comparison of the two resourceVersions.
 func (p *Package) everyUpdate(h ssa.Value) (runs map[*ssa.Function]bool, owners []*types.Named, ok bool) {
@@ -397,24 +399,13 @@ func (p *Package) everyUpdate(h ssa.Value) (runs map[*ssa.Function]bool, owners 
 	if !ok {
 		return nil, nil, false
 	}
+	stores := updateFuncStores(alloc)
+	if len(stores) > 1 {
+		return nil, nil, false
+	}
 	var update ssa.Value
-	for _, r := range ssax.Referrers(alloc) {
-		fa, ok := r.(*ssa.FieldAddr)
-		if !ok {
-			continue
-		}
-		st := fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
-		if st.Field(fa.Field).Name() != model.UpdateFunc {
-			continue
-		}
-		for _, fr := range ssax.Referrers(fa) {
-			if s, ok := fr.(*ssa.Store); ok && s.Addr == fa {
-				if update != nil {
-					return nil, nil, false
-				}
-				update = s.Val
-			}
-		}
+	if len(stores) == 1 {
+		update = stores[0]
 	}
 	fns := p.funcValues(update)
 	if len(fns) == 0 {

@@ -40,15 +40,7 @@ func InformerHandler(c *ssa.CallCommon) (handler ssa.Value, objType types.Type, 
 	if p, _ := typeName(recv); p != Cache {
 		return nil, nil, false
 	}
-	v := Recv(c)
-	for {
-		ci, isCI := v.(*ssa.ChangeInterface)
-		if !isCI {
-			break
-		}
-		v = ci.X
-	}
-	inf, isCall := v.(*ssa.Call)
+	inf, isCall := unwrapChangeInterface(Recv(c)).(*ssa.Call)
 	if !isCall {
 		return nil, nil, false
 	}
@@ -66,14 +58,7 @@ func InformerHandler(c *ssa.CallCommon) (handler ssa.Value, objType types.Type, 
 // crInformerType returns *T for the informer a controller-runtime cache
 // answers GetInformer(ctx, &T{}) with, or nil.
 func crInformerType(v ssa.Value) types.Type {
-	for {
-		ci, isCI := v.(*ssa.ChangeInterface)
-		if !isCI {
-			break
-		}
-		v = ci.X
-	}
-	ex, ok := v.(*ssa.Extract)
+	ex, ok := unwrapChangeInterface(v).(*ssa.Extract)
 	if !ok || ex.Index != 0 {
 		return nil
 	}
@@ -93,6 +78,18 @@ func crInformerType(v ssa.Value) types.Type {
 		return nil
 	}
 	return t
+}
+
+// unwrapChangeInterface returns the value v converts from one interface
+// type to another, through every such conversion.
+func unwrapChangeInterface(v ssa.Value) ssa.Value {
+	for {
+		ci, ok := v.(*ssa.ChangeInterface)
+		if !ok {
+			return v
+		}
+		v = ci.X
+	}
 }
 
 // isCRCache reports whether path is controller-runtime's cache package, or
