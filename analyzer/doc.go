@@ -255,7 +255,7 @@ predicates that choose objects, not changes: predicate.ResourceVersionChangedPre
 which drops only resyncs; predicate.LabelSelectorPredicate; NewPredicateFuncs
 of a filter that asks the object only its labels, annotations, name,
 namespace or owners; a predicate.Funcs whose UpdateFunc is nil or asks only
-that of ObjectNew; And and Or of these; a function, of the package or
+that of ObjectNew, never answering a constant false; And and Or of these; a function, of the package or
 another, that returns one): a 409 means another
 writer changed the object, that change's event runs Reconcile again (a
 status write keeps the labels the predicate admitted the object by), and

@@ -547,3 +547,27 @@ func (r *LabelledSpecWidgetReconciler) Reconcile(ctx context.Context, req ctrl.R
 	_ = r.Status().Update(ctx, widget) // want "^missing-retry: .*widget"
 	return ctrl.Result{}, nil
 }
+
+// An UpdateFunc that drops every update, to react to creations only: it
+// asks nothing of the object, and still filters every change. Reported.
+type CreateOnlyWidgetReconciler struct {
+	client.Client
+}
+
+func (r *CreateOnlyWidgetReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&widgetsv1.Widget{}, builder.WithPredicates(predicate.Funcs{
+			UpdateFunc: func(event.UpdateEvent) bool { return false },
+		})).
+		Complete(r)
+}
+
+func (r *CreateOnlyWidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	widget := &widgetsv1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, widget); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	widget.Status.Phase = "Created"
+	_ = r.Status().Update(ctx, widget) // want "^missing-retry: .*widget"
+	return ctrl.Result{}, nil
+}

@@ -44,11 +44,11 @@ func (p *Package) choosesObjects(v ssa.Value, depth int) bool {
 	case *ssa.UnOp:
 		// A predicate.Funcs literal, loaded.
 		if alloc, ok := x.X.(*ssa.Alloc); ok && model.IsPredicateFuncs(x.Type()) {
-			return p.funcsChooseObjects(alloc, depth)
+			return p.funcsChooseObjects(alloc)
 		}
 	case *ssa.Alloc:
 		if model.IsPredicateFuncs(x.Type()) {
-			return p.funcsChooseObjects(x, depth)
+			return p.funcsChooseObjects(x)
 		}
 	case *ssa.Phi:
 		for _, e := range x.Edges {
@@ -68,7 +68,7 @@ func (p *Package) choosesObjectsCall(c *ssa.Call, depth int) bool {
 	case model.PredicateOfObject:
 		fns := p.funcValues(model.Arg(&c.Call, 0))
 		for _, fn := range fns {
-			if len(fn.Params) == 0 || !p.asksIdentityOnly(fn, fn.Params[len(fn.Params)-1]) {
+			if len(fn.Params) == 0 || dropsSome(fn) || !p.asksIdentityOnly(fn, fn.Params[len(fn.Params)-1]) {
 				return false
 			}
 		}
@@ -122,7 +122,7 @@ func (p *Package) returnsChooser(fn *ssa.Function) bool {
 // funcsChooseObjects is choosesObjects for a predicate.Funcs literal: its
 // UpdateFunc is never set (a nil UpdateFunc passes every update), or is
 // set to functions that ask only identity of the new object.
-func (p *Package) funcsChooseObjects(alloc *ssa.Alloc, depth int) bool {
+func (p *Package) funcsChooseObjects(alloc *ssa.Alloc) bool {
 	for _, v := range updateFuncStores(alloc) {
 		if k, ok := v.(*ssa.Const); ok && k.IsNil() {
 			continue
@@ -132,12 +132,28 @@ func (p *Package) funcsChooseObjects(alloc *ssa.Alloc, depth int) bool {
 			return false
 		}
 		for _, fn := range fns {
-			if len(fn.Params) == 0 || !p.updateAsksNewIdentity(fn, fn.Params[len(fn.Params)-1]) {
+			if len(fn.Params) == 0 || dropsSome(fn) || !p.updateAsksNewIdentity(fn, fn.Params[len(fn.Params)-1]) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// dropsSome reports whether a filter answers false on some path whatever
+// the object (UpdateFunc: func(event.UpdateEvent) bool { return false }
+// drops every update): a constant, not a test of the object.
+func dropsSome(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || len(ret.Results) != 1 {
+			continue
+		}
+		if k, ok := ret.Results[0].(*ssa.Const); ok && k.Value != nil && k.Value.String() == "false" {
+			return true
+		}
+	}
+	return false
 }
 
 // updateFuncStores returns the values stored in the UpdateFunc field of a
