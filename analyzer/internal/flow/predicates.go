@@ -68,7 +68,7 @@ func (p *Package) choosesObjectsCall(c *ssa.Call, depth int) bool {
 	case model.PredicateOfObject:
 		fns := p.funcValues(model.Arg(&c.Call, 0))
 		for _, fn := range fns {
-			if len(fn.Params) == 0 || dropsSome(fn) || !p.asksIdentityOnly(fn, fn.Params[len(fn.Params)-1]) {
+			if len(fn.Params) == 0 || dropsSome(fn) || !asksIdentityOnly(fn.Params[len(fn.Params)-1]) {
 				return false
 			}
 		}
@@ -76,7 +76,7 @@ func (p *Package) choosesObjectsCall(c *ssa.Call, depth int) bool {
 	case model.PredicateAnd, model.PredicateOr:
 		// Or passes what one of them passes: every one must choose
 		// objects, since the object may be admitted by any of them.
-		preds := p.sliceElements(model.Arg(&c.Call, 0))
+		preds := sliceElements(model.Arg(&c.Call, 0))
 		for _, e := range preds {
 			if !p.choosesObjects(e, depth+1) {
 				return false
@@ -132,7 +132,7 @@ func (p *Package) funcsChooseObjects(alloc *ssa.Alloc) bool {
 			return false
 		}
 		for _, fn := range fns {
-			if len(fn.Params) == 0 || dropsSome(fn) || !p.updateAsksNewIdentity(fn, fn.Params[len(fn.Params)-1]) {
+			if len(fn.Params) == 0 || dropsSome(fn) || !updateAsksNewIdentity(fn.Params[len(fn.Params)-1]) {
 				return false
 			}
 		}
@@ -182,17 +182,17 @@ func updateFuncStores(alloc *ssa.Alloc) []ssa.Value {
 // updateAsksNewIdentity reports whether an UpdateFunc uses its event e
 // only as e.ObjectNew, and asks only identity of that. The event may be
 // kept in a local (the SSA form of e.ObjectNew.GetLabels()).
-func (p *Package) updateAsksNewIdentity(fn *ssa.Function, e *ssa.Parameter) bool {
+func updateAsksNewIdentity(e *ssa.Parameter) bool {
 	for _, r := range ssax.Referrers(e) {
 		switch x := r.(type) {
 		case *ssa.Field:
 			st, ok := x.X.Type().Underlying().(*types.Struct)
-			if !ok || st.Field(x.Field).Name() != model.ObjectNew || !p.asksIdentityOnly(fn, x) {
+			if !ok || st.Field(x.Field).Name() != model.ObjectNew || !asksIdentityOnly(x) {
 				return false
 			}
 		case *ssa.Store:
 			alloc, ok := x.Addr.(*ssa.Alloc)
-			if !ok || x.Val != e || !p.localAsksNewIdentity(fn, alloc) {
+			if !ok || x.Val != e || !localAsksNewIdentity(alloc) {
 				return false
 			}
 		case *ssa.DebugRef:
@@ -205,7 +205,7 @@ func (p *Package) updateAsksNewIdentity(fn *ssa.Function, e *ssa.Parameter) bool
 
 // localAsksNewIdentity is updateAsksNewIdentity for the local the event
 // is stored in: only ObjectNew is loaded from it, and asked only identity.
-func (p *Package) localAsksNewIdentity(fn *ssa.Function, alloc *ssa.Alloc) bool {
+func localAsksNewIdentity(alloc *ssa.Alloc) bool {
 	for _, r := range ssax.Referrers(alloc) {
 		switch x := r.(type) {
 		case *ssa.Store:
@@ -222,7 +222,7 @@ func (p *Package) localAsksNewIdentity(fn *ssa.Function, alloc *ssa.Alloc) bool 
 				if _, dbg := rr.(*ssa.DebugRef); dbg {
 					continue
 				}
-				if !ok || ld.Op != token.MUL || !p.asksIdentityOnly(fn, ld) {
+				if !ok || ld.Op != token.MUL || !asksIdentityOnly(ld) {
 					return false
 				}
 			}
@@ -236,8 +236,8 @@ func (p *Package) localAsksNewIdentity(fn *ssa.Function, alloc *ssa.Alloc) bool 
 
 // asksIdentityOnly reports whether obj, an object a filter is given, is
 // only asked what names or labels it (model.IsIdentityGetter), or compared
-// with nil, in fn.
-func (p *Package) asksIdentityOnly(fn *ssa.Function, obj ssa.Value) bool {
+// with nil.
+func asksIdentityOnly(obj ssa.Value) bool {
 	seen := map[ssa.Value]bool{}
 	var ok func(v ssa.Value) bool
 	ok = func(v ssa.Value) bool {
@@ -287,7 +287,7 @@ func (p *Package) asksIdentityOnly(fn *ssa.Function, obj ssa.Value) bool {
 // of a call holds: the elements of a literal (Or(a, b)), or every value
 // stored into a slice the function makes (ps := make([]P, n); ps[i] = ...;
 // Or(ps...)). nil when it cannot tell.
-func (p *Package) sliceElements(v ssa.Value) []ssa.Value {
+func sliceElements(v ssa.Value) []ssa.Value {
 	if els := ssax.VariadicElements(v); len(els) > 0 {
 		out := make([]ssa.Value, len(els))
 		for i, e := range els {
