@@ -285,7 +285,7 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 	}
 
 	s.ChoosesObjects = p.returnsChooser(fn)
-	s.Queues = fn.Signature.Recv() != nil && p.addsToWorkqueue(fn)
+	s.Queues = fn.Signature.Recv() != nil && addsToWorkqueue(fn)
 
 	// A function that builds a fake client for tests.
 	for _, b := range fn.Blocks {

@@ -518,25 +518,26 @@ func (p *Package) queues(c *ssa.CallCommon) bool {
 
 // addsToWorkqueue reports whether fn calls Add (AddRateLimited, AddAfter)
 // of a client-go work queue.
-func (p *Package) addsToWorkqueue(fn *ssa.Function) bool {
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			if c, ok := instr.(ssa.CallInstruction); ok && model.IsWorkqueueAdd(c.Common()) {
-				return true
-			}
-		}
-	}
-	return false
+func addsToWorkqueue(fn *ssa.Function) bool {
+	return callsAny(fn, model.IsWorkqueueAdd)
 }
 
 // queuesIn reports whether one of fns adds to a work queue.
 func (p *Package) queuesIn(fns map[*ssa.Function]bool) bool {
 	for fn := range fns {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				if c, ok := instr.(ssa.CallInstruction); ok && p.queues(c.Common()) {
-					return true
-				}
+		if callsAny(fn, p.queues) {
+			return true
+		}
+	}
+	return false
+}
+
+// callsAny reports whether fn makes a call that match accepts.
+func callsAny(fn *ssa.Function, match func(*ssa.CallCommon) bool) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(ssa.CallInstruction); ok && match(c.Common()) {
+				return true
 			}
 		}
 	}
