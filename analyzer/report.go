@@ -348,7 +348,9 @@ func (ck *checker) readText(o flow.Origin) string {
 	if len(lhs) == 0 {
 		return ""
 	}
-	if id, ok := ast.Unparen(lhs[0]).(*ast.Ident); ok && id.Name != "_" {
+	// A helper that reads into an argument returns only an error: the
+	// object read is the argument, not what the call returns.
+	if id, ok := ast.Unparen(lhs[0]).(*ast.Ident); ok && id.Name != "_" && !model.IsError(ck.pass.TypesInfo.TypeOf(id)) {
 		return id.Name
 	}
 	return ""

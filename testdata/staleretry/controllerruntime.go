@@ -277,3 +277,104 @@ var _ = []any{migrateStorageVersionRetryingConflicts}
 
 // The functions above are run by the program's workers.
 var _ = []any{migrateStorageVersion}
+
+// StatefulSetRollback scales a StatefulSet down, waits for its pods, and
+// scales it back when a check fails. Each retried function fetches the
+// StatefulSet again on every attempt and keeps the copy it fetched in the
+// variable the caller passed, which the wait between the retries refills:
+// the second retry still writes the copy it fetched, not the one the wait
+// read.
+type StatefulSetRollback struct {
+	client.Client
+	Check func() error
+}
+
+func (r *StatefulSetRollback) fetch(ctx context.Context, key types.NamespacedName) (*appsv1.StatefulSet, error) {
+	found := &appsv1.StatefulSet{}
+	if err := r.Get(ctx, key, found); err != nil {
+		return nil, err
+	}
+	return found, nil
+}
+
+// waitReady polls the StatefulSet until its pods are ready, reading it
+// again into st each time.
+func (r *StatefulSetRollback) waitReady(ctx context.Context, st *appsv1.StatefulSet) error {
+	for i := 0; i < 10; i++ {
+		if err := r.Get(ctx, client.ObjectKeyFromObject(st), st); err != nil {
+			return err
+		}
+		if st.Status.ReadyReplicas == *st.Spec.Replicas {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return nil
+}
+
+func (r *StatefulSetRollback) scaleDown(ctx context.Context, found *appsv1.StatefulSet, by int32) (*appsv1.StatefulSet, error) {
+	key := client.ObjectKeyFromObject(found)
+	target := *found.Spec.Replicas - by
+	if err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		current, err := r.fetch(ctx, key)
+		if err != nil {
+			return err
+		}
+		current.Spec.Replicas = &target
+		found = current
+		return r.Update(ctx, current)
+	}); err != nil {
+		return found, err
+	}
+	if err := r.waitReady(ctx, found); err != nil {
+		return found, err
+	}
+	if r.Check() != nil {
+		back := *found.Spec.Replicas + by
+		if err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+			current, err := r.fetch(ctx, key)
+			if err != nil {
+				return err
+			}
+			current.Spec.Replicas = &back
+			found = current
+			return r.Update(ctx, current)
+		}); err != nil {
+			return found, err
+		}
+	}
+	return found, r.waitReady(ctx, found)
+}
+
+// scaleDownStale is the same, but its second retry writes the copy the
+// wait read, outside the retry, on every attempt.
+func (r *StatefulSetRollback) scaleDownStale(ctx context.Context, found *appsv1.StatefulSet, by int32) (*appsv1.StatefulSet, error) {
+	key := client.ObjectKeyFromObject(found)
+	target := *found.Spec.Replicas - by
+	if err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		current, err := r.fetch(ctx, key)
+		if err != nil {
+			return err
+		}
+		current.Spec.Replicas = &target
+		found = current
+		return r.Update(ctx, current)
+	}); err != nil {
+		return found, err
+	}
+	if err := r.waitReady(ctx, found); err != nil {
+		return found, err
+	}
+	if r.Check() != nil {
+		back := *found.Spec.Replicas + by
+		if err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+			found.Spec.Replicas = &back
+			return r.Update(ctx, found) // want "^stale-retry: .*found"
+		}); err != nil {
+			return found, err
+		}
+	}
+	return found, r.waitReady(ctx, found)
+}
+
+var _ = []any{(*StatefulSetRollback).scaleDown, (*StatefulSetRollback).scaleDownStale}

@@ -626,8 +626,14 @@ func (p *Package) objectAt(v ssa.Value, at ssa.Instruction, depth int) []Origin 
 		}
 	}
 	var out []Origin
-	if last == nil {
-		out = append(out, origins...)
+	for _, o := range origins {
+		// An object made in a closure that is made after the last event
+		// on every path (read again in a retried function, after a poll
+		// refilled an alias the closure later overwrites) is not the one
+		// the event touched.
+		if last == nil || o.Site != nil && o.Site.Parent() != last.Parent() && p.dominates(last, o.Site) {
+			out = append(out, o)
+		}
 	}
 	for _, e := range evs {
 		if last != nil && p.dominates(e.instr, last) {
