@@ -371,6 +371,9 @@ information. Reported at the Patch call:
     set to lo.Assign(labels, more)) is not reported either: a merge patch
     sends only the keys that changed, each set blind; a value of the map
     computed from the value it replaces (a counter in an annotation) is.
+    The same holds for a free-form JSON object (a map of any values, an
+    unstructured config) set whole to a merge of itself with defaults: a
+    merge patch recurses into it and sends only the keys that changed.
     A value read from the object before it is filled again (by a read, or
     by a controller-runtime write, which fills it with the server's state)
     and stored back as it was read is not the value the patch replaces:

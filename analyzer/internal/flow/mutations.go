@@ -287,6 +287,13 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 				// map read (ann := maps.Clone(obj.Annotations);
 				// ann["n"] = inc(obj.Annotations["n"]); obj.Annotations = ann).
 				m.FromRead = p.mapValueFromRead(r.Val, obj, sub)
+			case jsonObject(ft):
+				// obj.Spec.Config = merged(obj.Spec.Config, defaults), a
+				// free-form object (map[string]any, unstructured): a
+				// merge patch recurses into it and sends the leaves that
+				// changed, not the object whole. Only a value put into
+				// it here from what was read is a read-modify-write.
+				m.FromRead = p.mapValueFromRead(r.Val, obj, sub)
 			case !isSlice:
 				m.FromRead = p.fromObject(r.Val, obj, sub, r)
 			case emptyList(r.Val):
@@ -393,6 +400,20 @@ func rangeCopy(u *ssa.MapUpdate) bool {
 	}
 	_, ok := k.Tuple.(*ssa.Next)
 	return ok
+}
+
+// jsonObject reports whether a field holds a free-form JSON object: a map
+// of any values, or an unstructured object.
+func jsonObject(t types.Type) bool {
+	if model.IsUnstructured(t) {
+		return true
+	}
+	m, ok := t.Underlying().(*types.Map)
+	if !ok {
+		return false
+	}
+	_, any := m.Elem().Underlying().(*types.Interface)
+	return any
 }
 
 // keyedMap reports whether a merge patch of a map type merges it key by
