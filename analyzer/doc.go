@@ -101,6 +101,9 @@ resourceVersion it could copy (nor does the function that calls the helper,
 or that encloses the closure). It claims the whole object by design, and
 the PUT replaces it as the author means. The same for a custom resource is
 reported: the API server rejects an update without a resourceVersion.
+An object held in an interface (a client.Object) is of a built-in kind
+when what built it answers one on every path: a builder, of any package,
+that returns a v1 or a v2 HorizontalPodAutoscaler as a client.Object.
 A successful Create followed by an Update of the same built object is
 reported.
 

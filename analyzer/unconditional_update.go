@@ -55,7 +55,7 @@ func unconditionalUpdate(w *writes.Write) bool {
 	if w.Op != model.OpUpdate || w.HelperReadsFirst() || w.Condition().Verdict != writes.Unconditional {
 		return false
 	}
-	return !w.Replaces || objectFamily(w.Obj) != builtIn
+	return !w.Replaces || writeFamily(w) != builtIn
 }
 
 func whyUnconditional(cond writes.Condition) string {
@@ -88,7 +88,7 @@ func evidence(cond writes.Condition, obj string) []analysis.RelatedInformation {
 }
 
 func updateEffect(w *writes.Write) string {
-	switch objectFamily(w.Obj) {
+	switch writeFamily(w) {
 	case customResource:
 		return "so the API server rejects it (a custom resource needs metadata.resourceVersion on update)"
 	case unknownKind:
@@ -169,6 +169,17 @@ const (
 
 // objectFamily tells built-in kinds from custom resources by the Go type of
 // the object written.
+// writeFamily is the family of the object a write writes: by its type, or,
+// for an object held in an interface, by what built it (a builder of a
+// built-in kind returning a client.Object).
+func writeFamily(w *writes.Write) family {
+	f := objectFamily(w.Obj)
+	if f == unknownKind && w.BuiltInObject() {
+		return builtIn
+	}
+	return f
+}
+
 func objectFamily(v ssa.Value) family {
 	t := ssax.ConcreteType(v)
 	if p, ok := t.Underlying().(*types.Pointer); ok {

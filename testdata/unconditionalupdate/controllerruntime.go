@@ -297,3 +297,26 @@ var _ = []any{(*WebAppReconciler).badDeepCopyIntoLive, (*WebAppReconciler).badFo
 
 // The functions above are run by the program's workers.
 var _ = []any{(*WebAppReconciler).okDeepCopyIntoLiveKeepingResourceVersion, (*WebAppReconciler).okForceUpdateOfReadServiceAccount, (*WebAppReconciler).okServiceWithCopiedResourceVersion, (*WebAppReconciler).okStatusUpdateAfterGet, okStatusUpdateAfterCreate, okUpdateListedPods}
+
+// AutoscalerReconciler claims the autoscaler of each app whole: built from
+// the app, in the API version the cluster serves, and created or replaced.
+// The builder returns a client.Object, but a HorizontalPodAutoscaler on
+// every path: a create-or-replace of a built-in kind, not reported.
+type AutoscalerReconciler struct {
+	client.Client
+	V2 bool
+}
+
+func (r *AutoscalerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	hpa := kubeutil.DesiredAutoscaler(req.Namespace, req.Name, r.V2)
+	return ctrl.Result{}, kubeutil.CreateOrReplaceObject(ctx, r.Client, hpa)
+}
+
+// The control: the same object only updated, never created. The PUT
+// without a resourceVersion overwrites the autoscaler.
+func (r *AutoscalerReconciler) resize(ctx context.Context, req ctrl.Request) error {
+	hpa := kubeutil.DesiredAutoscaler(req.Namespace, req.Name, r.V2)
+	return r.Update(ctx, hpa) // want "^unconditional-update: .*so the PUT silently overwrites concurrent changes;"
+}
+
+var _ = []any{(*AutoscalerReconciler).resize}

@@ -39,6 +39,9 @@ type FuncFact struct {
 	ChoosesObjects bool `json:",omitempty"`
 	// Queues: adds to a work queue (a method of a wrapper of one).
 	Queues bool `json:",omitempty"`
+	// BuiltIn: interface results that hold an object of a built-in kind
+	// on every path (kinds.go).
+	BuiltIn []int `json:",omitempty"`
 }
 
 // PatchFact says a result of a function is a patch body it builds.
@@ -252,6 +255,9 @@ func (f *FuncFact) String() string {
 	if f.Queues {
 		parts = append(parts, "queues")
 	}
+	for _, i := range f.BuiltIn {
+		parts = append(parts, fmt.Sprintf("returns a built-in kind #%d", i))
+	}
 	for _, pf := range f.Patches {
 		kind := "merge patch"
 		if pf.JSON {
@@ -315,11 +321,12 @@ func (p *Package) Fact(fn *ssa.Function) *FuncFact {
 	f.Creates = s.Creates
 	f.ListParts = s.ListParts
 	f.ChoosesObjects = s.ChoosesObjects
+	f.BuiltIn = p.builtInResults(fn)
 	f.Queues = s.Queues
 	if len(f.Stores) > 0 {
 		return f
 	}
-	if len(f.Returns)+len(f.ReadsInto)+len(f.Writes)+len(f.Feeds)+len(f.Retries)+len(f.Mutates)+len(f.Patches)+len(f.SetsRV)+len(f.ClearsRV)+len(f.Creates)+len(f.ListParts) == 0 && !f.ConflictTest && !f.LogsErrors && !f.SwallowsConflict && !f.ReturnsFake && !f.ChoosesObjects && !f.Queues {
+	if len(f.Returns)+len(f.ReadsInto)+len(f.Writes)+len(f.Feeds)+len(f.Retries)+len(f.Mutates)+len(f.Patches)+len(f.SetsRV)+len(f.ClearsRV)+len(f.Creates)+len(f.ListParts) == 0 && !f.ConflictTest && !f.LogsErrors && !f.SwallowsConflict && !f.ReturnsFake && !f.ChoosesObjects && !f.Queues && len(f.BuiltIn) == 0 {
 		return nil
 	}
 	return f

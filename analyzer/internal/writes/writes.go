@@ -97,6 +97,10 @@ func (w *Write) Origins() []flow.Origin {
 	})
 }
 
+// BuiltInObject reports whether the object written, held in an
+// interface, is of a built-in kind on every path (what a builder returns).
+func (w *Write) BuiltInObject() bool { return w.Obj != nil && w.set.flow.BuiltInObject(w.Obj) }
+
 // HelperReadsFirst reports whether the write is through a helper that reads
 // the object again itself before writing it (it calls CreateOrUpdate).
 func (w *Write) HelperReadsFirst() bool { return w.Via != nil && w.ViaWrite.ReadsFirst }

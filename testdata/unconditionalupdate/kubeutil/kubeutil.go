@@ -5,6 +5,8 @@ package kubeutil
 import (
 	"context"
 
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -135,4 +137,26 @@ func (r *Resources) Replace(obj metav1.Object) error {
 		return apierrors.NewBadRequest("not a client.Object")
 	}
 	return r.Client.Update(context.TODO(), clientObj)
+}
+
+// DesiredAutoscaler builds the autoscaler of app in the API version the
+// cluster serves, as a client.Object: a HorizontalPodAutoscaler, a
+// built-in kind, either way.
+func DesiredAutoscaler(namespace, app string, v2 bool) client.Object {
+	meta := metav1.ObjectMeta{Name: app, Namespace: namespace, Labels: AppLabels(app)}
+	if v2 {
+		return &autoscalingv2.HorizontalPodAutoscaler{ObjectMeta: meta}
+	}
+	return &autoscalingv1.HorizontalPodAutoscaler{ObjectMeta: meta}
+}
+
+// CreateOrReplaceObject replaces obj whole, and creates it when it does
+// not exist yet.
+func CreateOrReplaceObject(ctx context.Context, c client.Client, obj client.Object) error {
+	if err := c.Update(ctx, obj); apierrors.IsNotFound(err) {
+		return c.Create(ctx, obj)
+	} else if err != nil {
+		return err
+	}
+	return nil
 }
