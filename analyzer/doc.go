@@ -180,8 +180,10 @@ through a function of the package that writes, or a retry helper given one
 deferred closure that sets the function's named results, or returning a
 package-level variable whose name asks for another attempt or reports a
 failure (return worker.StatusConflict, return worker.StatusError; not
-StatusErrorNoRetry), as controllers whose workers take a result type of
-their own answer them, or putting the
+StatusErrorNoRetry), or a result built by a function given a delay for a
+parameter named for one (NewResult(key, requeueAfter time.Duration) called
+with 10*time.Second; not with 0), as controllers whose workers take a
+result type of their own answer them, or putting the
 object back on a work queue (queue.AddRateLimited, AddAfter, or a function,
 method or func-valued field named enqueue... or requeue..., as controllers
 name their wrappers of it: ec.enqueueExperimentAfter(ex, time.Second)), or, in

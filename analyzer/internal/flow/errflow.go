@@ -1229,11 +1229,38 @@ func requeueValue(r ssa.Value) bool {
 		return false
 	}
 	v := returned(r)
+	if c, ok := strip(v).(*ssa.Call); ok && delayedRequeue(c.Common()) {
+		return true // NewResult(..., 10*time.Second)
+	}
 	g, ok := v.(*ssa.Global) // &worker.StatusConflict
 	if !ok {
 		g = loadedGlobal(v) // worker.StatusConflict
 	}
 	return g != nil && model.IsRequeueValue(g.Name())
+}
+
+// delayedRequeue reports whether a call builds a result of a controller's
+// own that asks for a requeue: it passes a delay other than a constant
+// zero for a parameter its callee names for one (model.RequeueDelayParam).
+func delayedRequeue(c *ssa.CallCommon) bool {
+	fn := c.StaticCallee()
+	if fn == nil || c.IsInvoke() {
+		return false
+	}
+	i := model.RequeueDelayParam(fn.Signature)
+	if i < 0 {
+		return false
+	}
+	if fn.Signature.Recv() != nil {
+		i++ // the receiver comes first among the arguments
+	}
+	if i >= len(c.Args) {
+		return false
+	}
+	if k, ok := c.Args[i].(*ssa.Const); ok && (k.Value == nil || constant.Sign(k.Value) == 0) {
+		return false
+	}
+	return true
 }
 
 // returned looks through the result slots of a function with deferred

@@ -415,6 +415,33 @@ func IsRequeueValue(name string) bool {
 	return false
 }
 
+// RequeueDelayParam returns the index of a parameter of a function that
+// says, by its name and type, after how long to requeue the work it
+// describes: a time.Duration named requeueAfter, retryAfter, backoff, ...
+// (NewReconcileResultWithResource(kind, name, ns, requeueAfter
+// time.Duration), as controllers with a result type of their own build the
+// result their worker requeues); -1 if it has none.
+func RequeueDelayParam(sig *types.Signature) int {
+	for i := 0; i < sig.Params().Len(); i++ {
+		p := sig.Params().At(i)
+		n := strings.ToLower(p.Name())
+		if !isDuration(p.Type()) {
+			continue
+		}
+		for _, w := range []string{"requeue", "retry", "backoff"} {
+			if strings.Contains(n, w) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+func isDuration(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration"
+}
+
 // IsConflictFunc reports whether a function is apierrors.IsConflict (passed
 // as a value: retry.OnError(backoff, apierrors.IsConflict, fn)).
 func IsConflictFunc(obj *types.Func) bool {

@@ -20,3 +20,15 @@ var (
 	// StatusErrorNoRetry: the worker forgets the key.
 	StatusErrorNoRetry = Result{}
 )
+
+// Requeue asks the worker to put a key back on the queue after a while.
+type Requeue struct {
+	Key   string
+	After time.Duration
+}
+
+// NewRequeue builds the result that asks the worker to requeue key after
+// requeueAfter.
+func NewRequeue(key string, requeueAfter time.Duration) *Requeue {
+	return &Requeue{Key: key, After: requeueAfter}
+}
