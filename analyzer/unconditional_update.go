@@ -182,6 +182,9 @@ func writeFamily(w *writes.Write) family {
 
 func objectFamily(v ssa.Value) family {
 	t := ssax.ConcreteType(v)
+	if model.IsBuiltInType(t) {
+		return builtIn
+	}
 	if p, ok := t.Underlying().(*types.Pointer); ok {
 		t = p.Elem()
 	}
@@ -189,14 +192,7 @@ func objectFamily(v ssa.Value) family {
 	if !ok || n.Obj().Pkg() == nil {
 		return unknownKind
 	}
-	path := model.PkgPath(n.Obj().Pkg())
-	switch {
-	case path == model.Unstructured:
-		return unknownKind
-	case model.IsAPIGroup(path):
-		return builtIn
-	}
-	if _, ok := n.Underlying().(*types.Interface); ok {
+	if model.PkgPath(n.Obj().Pkg()) == model.Unstructured || types.IsInterface(n) {
 		return unknownKind
 	}
 	return customResource

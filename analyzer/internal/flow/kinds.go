@@ -28,7 +28,7 @@ func (p *Package) builtInObject(v ssa.Value, seen map[ssa.Value]bool, depth int)
 		return false
 	}
 	seen[v] = true
-	if apiGroupType(ssax.ConcreteType(v)) {
+	if model.IsBuiltInType(ssax.ConcreteType(v)) {
 		return true
 	}
 	switch x := strip(v).(type) {
@@ -112,17 +112,4 @@ func (p *Package) builtInResults(fn *ssa.Function) []int {
 		}
 	}
 	return out
-}
-
-// apiGroupType reports whether t (or *t) is a named type of a Kubernetes
-// API group package (k8s.io/api/...).
-func apiGroupType(t types.Type) bool {
-	if ptr, ok := t.Underlying().(*types.Pointer); ok {
-		t = ptr.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok || n.Obj().Pkg() == nil || types.IsInterface(n) {
-		return false
-	}
-	return model.IsAPIGroup(model.PkgPath(n.Obj().Pkg()))
 }

@@ -425,7 +425,7 @@ func RequeueDelayParam(sig *types.Signature) int {
 	for i := 0; i < sig.Params().Len(); i++ {
 		p := sig.Params().At(i)
 		n := strings.ToLower(p.Name())
-		if !isDuration(p.Type()) {
+		if !isNamed(p.Type(), "time", "Duration") {
 			continue
 		}
 		for _, w := range []string{"requeue", "retry", "backoff"} {
@@ -435,11 +435,6 @@ func RequeueDelayParam(sig *types.Signature) int {
 		}
 	}
 	return -1
-}
-
-func isDuration(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration"
 }
 
 // IsConflictFunc reports whether a function is apierrors.IsConflict (passed

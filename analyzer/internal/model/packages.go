@@ -171,6 +171,20 @@ func within(path, prefix string) bool {
 // without a resourceVersion.
 func IsAPIGroup(path string) bool { return strings.HasPrefix(Unvendor(path), "k8s.io/api/") }
 
+// IsBuiltInType reports whether t (or *t) is a named type, not an
+// interface, of a Kubernetes API group package: an object of a built-in
+// kind.
+func IsBuiltInType(t types.Type) bool {
+	if ptr, ok := t.Underlying().(*types.Pointer); ok {
+		t = ptr.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || types.IsInterface(n) {
+		return false
+	}
+	return IsAPIGroup(PkgPath(n.Obj().Pkg()))
+}
+
 // IsKubernetesImport reports whether an import path belongs to the
 // Kubernetes project (k8s.io/..., sigs.k8s.io/...): a suggested fix adds
 // its import to the group of these.
