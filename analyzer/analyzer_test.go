@@ -157,6 +157,31 @@ func TestRules(t *testing.T) {
 	if want := []string{"24: ns is read here", "36: ns is written here and refilled from the response"}; !slices.Equal(rels, want) {
 		t.Errorf("related information of the finding in missingretry/deferredstatus.go:\n got %q\nwant %q", rels, want)
 	}
+
+	// A stale retry names the reads before the retry, by the object read
+	// (a helper that reads into found, not its error result), and no read
+	// that runs only after the retry.
+	rels = nil
+	for _, r := range results {
+		if r.Pass == nil || r.Pass.Pkg.Path() != "lostupdate.test/staleretry" {
+			continue
+		}
+		for _, d := range r.Diagnostics {
+			if !strings.HasPrefix(d.Message, "stale-retry: Update inside retry.RetryOnConflict writes found,") {
+				continue
+			}
+			for _, rel := range d.Related {
+				rels = append(rels, rel.Message+" at "+strings.TrimSpace(sourceLine(t, r.Pass.Fset.Position(rel.Pos))))
+			}
+		}
+	}
+	if want := []string{
+		"the retry: retry.RetryOnConflict at if err := retry.RetryOnConflict(retry.DefaultRetry, func() error {",
+		"found is read here, outside the retry at if err := r.waitReady(ctx, found); err != nil {",
+		"current is written here and refilled from the response, outside the retry at return r.Update(ctx, current)",
+	}; !slices.Equal(rels, want) {
+		t.Errorf("related information of the stale-retry finding in StatefulSetRollback.scaleDownStale:\n got %q\nwant %q", rels, want)
+	}
 }
 
 // allLive checks that every unexported function and method of the corpus

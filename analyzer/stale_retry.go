@@ -58,6 +58,11 @@ func checkStaleRetry(ck *checker, w *writes.Write) []finding {
 		if name == "" {
 			name = obj
 		}
+		if ck.writes().IsWrite(o.Site) {
+			// A write fills its object with what the server stored.
+			rel = append(rel, related(o.Pos(), "%s is written here and refilled from the response, outside the retry", name))
+			continue
+		}
 		rel = append(rel, related(o.Pos(), "%s is read here, outside the retry", name))
 	}
 	if w.Via != nil {

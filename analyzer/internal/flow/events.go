@@ -609,7 +609,7 @@ func (p *Package) objectAt(v ssa.Value, at ssa.Instruction, depth int) []Origin 
 	item := itemTaken(v)
 	var evs []*event
 	for _, e := range info.events {
-		if e.instr != at && p.mayReach(e.instr, at) && (!e.onSuccess || p.afterSuccess(e.instr, at)) && !exclusiveBranches(e.instr, at) &&
+		if e.instr != at && p.mayRunAfter(e.instr, at) && (!e.onSuccess || p.afterSuccess(e.instr, at)) && !exclusiveBranches(e.instr, at) &&
 			(item == nil || !p.dominates(item, e.instr) || p.reachesAvoiding(e.instr, at, item)) {
 			evs = append(evs, e)
 		}
