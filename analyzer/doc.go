@@ -199,7 +199,9 @@ returnErr) }(): the function returns that error, unless the closure clears
 it), also in an unexported helper
 every caller of which in the package then does, or is such a helper itself
 (up to three calls deep: a periodic reconcile that always ends in an error
-or a requeue, two helpers above a logged write); a failure remembered in a
+or a requeue, two helpers above a logged write; a caller that returns the
+helper's own result and error, res, err := r.reconcile(...); return res,
+err, returns success there, since the helper did); a failure remembered in a
 flag that later fails the function (if err != nil { failed = true } ...
 if failed { return err }), or in a list of failures whose emptiness is
 tested (failed = append(failed, name) ... if len(failed) > 0 { return

@@ -419,7 +419,24 @@ func (p *Package) failsAfterCall(c ssa.CallInstruction) bool {
 		p.assumeNil = p.taint(errv)
 		defer func() { p.assumeNil = prev }()
 	}
+	prevZero := p.assumeZero
+	p.assumeZero = resultValue(c)
+	defer func() { p.assumeZero = prevZero }()
 	return p.failsAfter(c, nil, nil)
+}
+
+// resultValue returns the reconcile.Result result of a call, or nil.
+func resultValue(c ssa.CallInstruction) ssa.Value {
+	call, ok := c.(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	for _, r := range ssax.Referrers(call) {
+		if x, ok := r.(*ssa.Extract); ok && model.IsReconcileResult(x.Type()) {
+			return x
+		}
+	}
+	return nil
 }
 
 // errorValue returns the error result of a call, or nil.
@@ -1066,7 +1083,7 @@ func (p *Package) instrsHandOn(instrs []ssa.Instruction, afterSuccess, onFailure
 	for _, instr := range instrs {
 		switch x := instr.(type) {
 		case *ssa.Return:
-			return true, p.returnsFailure(x) || (!afterSuccess && requeues(x)) || (distinct != nil && distinct(x))
+			return true, p.returnsFailure(x) || (!afterSuccess && requeues(x, p.assumeZero)) || (distinct != nil && distinct(x))
 		case ssa.CallInstruction:
 			if model.ErrorUseOf(x.Common()) == model.ErrExit {
 				return true, true
@@ -1211,10 +1228,11 @@ func (p *Package) returnsFailure(ret *ssa.Return) bool {
 }
 
 // requeues reports whether a return of a reconciler asks for a requeue:
-// a reconcile.Result other than the zero value.
-func requeues(ret *ssa.Return) bool {
+// a reconcile.Result other than the zero value, and other than zero, the
+// result of a call known to be zero on the path judged (nil if none).
+func requeues(ret *ssa.Return, zero ssa.Value) bool {
 	for _, r := range ret.Results {
-		if model.IsReconcileResult(r.Type()) && isRequeue(returned(r)) || requeueValue(r) {
+		if model.IsReconcileResult(r.Type()) && isRequeue(returned(r)) && (zero == nil || returned(r) != zero) || requeueValue(r) {
 			return true
 		}
 	}

@@ -92,7 +92,11 @@ type Package struct {
 	// assumeNil, while a caller of a function is judged by what follows
 	// the call (callersFailAfter), is the forward slice of the call's error
 	// result, which is nil on the path judged.
-	assumeNil    *errTaint
+	assumeNil *errTaint
+	// assumeZero, at the same time, is the call's reconcile.Result
+	// result: what the function returned on the path judged, which did
+	// not ask for a requeue.
+	assumeZero   ssa.Value
 	condPhisMemo map[*ssa.Function]map[*ssa.Phi]bool // of condPhis
 	invoked      map[string]bool
 	ifaceValues  map[string]bool           // names of interface methods used as values
