@@ -201,7 +201,8 @@ every caller of which in the package then does, or is such a helper itself
 (up to three calls deep: a periodic reconcile that always ends in an error
 or a requeue, two helpers above a logged write; a caller that returns the
 helper's own result and error, res, err := r.reconcile(...); return res,
-err, returns success there, since the helper did); a failure remembered in a
+err, hands on no answer to the failure, since the helper gave none: a
+zero result, or a requeue it asks after a success too); a failure remembered in a
 flag that later fails the function (if err != nil { failed = true } ...
 if failed { return err }), or in a list of failures whose emptiness is
 tested (failed = append(failed, name) ... if len(failed) > 0 { return

@@ -1229,7 +1229,8 @@ func (p *Package) returnsFailure(ret *ssa.Return) bool {
 
 // requeues reports whether a return of a reconciler asks for a requeue:
 // a reconcile.Result other than the zero value, and other than zero, the
-// result of a call known to be zero on the path judged (nil if none).
+// result of the call being judged (nil if none), which hands on what the
+// callee returned on that path: no answer to the failure.
 func requeues(ret *ssa.Return, zero ssa.Value) bool {
 	for _, r := range ret.Results {
 		if model.IsReconcileResult(r.Type()) && isRequeue(returned(r)) && (zero == nil || returned(r) != zero) || requeueValue(r) {

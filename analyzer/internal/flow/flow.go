@@ -94,8 +94,9 @@ type Package struct {
 	// result, which is nil on the path judged.
 	assumeNil *errTaint
 	// assumeZero, at the same time, is the call's reconcile.Result
-	// result: what the function returned on the path judged, which did
-	// not ask for a requeue.
+	// result: what the function returned on the path judged is no answer
+	// to the failure (the zero result, or a requeue it asks after a
+	// success too), so handing it on is none either.
 	assumeZero   ssa.Value
 	condPhisMemo map[*ssa.Function]map[*ssa.Phi]bool // of condPhis
 	invoked      map[string]bool
