@@ -202,7 +202,10 @@ every caller of which in the package then does, or is such a helper itself
 or a requeue, two helpers above a logged write; a caller that returns the
 helper's own result and error, res, err := r.reconcile(...); return res,
 err, hands on no answer to the failure, since the helper gave none: a
-zero result, or a requeue it asks after a success too); a failure remembered in a
+zero result, or a requeue it asks after a success too; so does one that
+hands them to a reporting function, of any package, that gives back the
+result it is given and the error or nil, return reporting.Report(res,
+err)); a failure remembered in a
 flag that later fails the function (if err != nil { failed = true } ...
 if failed { return err }), or in a list of failures whose emptiness is
 tested (failed = append(failed, name) ... if len(failed) > 0 { return

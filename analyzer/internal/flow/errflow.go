@@ -425,6 +425,49 @@ func (p *Package) failsAfterCall(c ssa.CallInstruction) bool {
 	return p.failsAfter(c, nil, nil)
 }
 
+// resultHandedOn reports whether v is the reconcile.Result of the call being
+// judged (assumeZero), or what a reporting helper (of this package or
+// another) gives back of it.
+func (p *Package) resultHandedOn(v ssa.Value) bool {
+	for depth := 0; p.assumeZero != nil && depth < maxSourceDepth; depth++ {
+		if v == p.assumeZero {
+			return true
+		}
+		x, ok := strip(v).(*ssa.Extract)
+		if !ok {
+			return false
+		}
+		c, ok := x.Tuple.(*ssa.Call)
+		if !ok {
+			return false
+		}
+		k := p.handsOnResultOf(c.Common())
+		if k < 0 || k >= len(c.Call.Args) {
+			return false
+		}
+		v = returned(c.Call.Args[k])
+	}
+	return false
+}
+
+// handsOnResultOf is the parameter the callee of c gives back as its
+// reconcile.Result, or -1.
+func (p *Package) handsOnResultOf(c *ssa.CallCommon) int {
+	fn := c.StaticCallee()
+	if fn == nil {
+		return -1
+	}
+	if p.local(fn) {
+		return p.summary(fn).HandsOnResult
+	}
+	if obj := calleeObject(c); obj != nil && p.facts != nil {
+		if ff := p.facts.FuncFact(obj); ff != nil && len(ff.HandsOnResult) == 1 {
+			return ff.HandsOnResult[0]
+		}
+	}
+	return -1
+}
+
 // resultValue returns the reconcile.Result result of a call, or nil.
 func resultValue(c ssa.CallInstruction) ssa.Value {
 	call, ok := c.(*ssa.Call)
@@ -751,6 +794,14 @@ func (p *Package) taint(err ssa.Value) *errTaint {
 						if ff := p.facts.FuncFact(obj); ff != nil && ff.LogsErrors {
 							t.logged = true
 							continue
+						}
+						if ff := p.facts.FuncFact(obj); ff != nil && ff.HandsOnError {
+							// A reporting helper of another package
+							// that hands back the error it is given.
+							if call, ok := x.(*ssa.Call); ok {
+								push(call)
+								continue
+							}
 						}
 					}
 					if loggerShape(c, v) {
@@ -1083,7 +1134,7 @@ func (p *Package) instrsHandOn(instrs []ssa.Instruction, afterSuccess, onFailure
 	for _, instr := range instrs {
 		switch x := instr.(type) {
 		case *ssa.Return:
-			return true, p.returnsFailure(x) || (!afterSuccess && requeues(x, p.assumeZero)) || (distinct != nil && distinct(x))
+			return true, p.returnsFailure(x) || (!afterSuccess && requeues(x, p.resultHandedOn)) || (distinct != nil && distinct(x))
 		case ssa.CallInstruction:
 			if model.ErrorUseOf(x.Common()) == model.ErrExit {
 				return true, true
@@ -1231,9 +1282,9 @@ func (p *Package) returnsFailure(ret *ssa.Return) bool {
 // a reconcile.Result other than the zero value, and other than zero, the
 // result of the call being judged (nil if none), which hands on what the
 // callee returned on that path: no answer to the failure.
-func requeues(ret *ssa.Return, zero ssa.Value) bool {
+func requeues(ret *ssa.Return, handedOn func(ssa.Value) bool) bool {
 	for _, r := range ret.Results {
-		if model.IsReconcileResult(r.Type()) && isRequeue(returned(r)) && (zero == nil || returned(r) != zero) || requeueValue(r) {
+		if model.IsReconcileResult(r.Type()) && isRequeue(returned(r)) && !handedOn(returned(r)) || requeueValue(r) {
 			return true
 		}
 	}

@@ -42,6 +42,11 @@ type FuncFact struct {
 	// BuiltIn: interface results that hold an object of a built-in kind
 	// on every path (kinds.go).
 	BuiltIn []int `json:",omitempty"`
+	// HandsOnError: returns (a wrapping of) its error argument, or nil.
+	HandsOnError bool `json:",omitempty"`
+	// HandsOnResult: the parameters (one at most) every return gives back
+	// as the reconcile.Result, as passed.
+	HandsOnResult []int `json:",omitempty"`
 }
 
 // PatchFact says a result of a function is a patch body it builds.
@@ -258,6 +263,12 @@ func (f *FuncFact) String() string {
 	for _, i := range f.BuiltIn {
 		parts = append(parts, fmt.Sprintf("returns a built-in kind #%d", i))
 	}
+	if f.HandsOnError {
+		parts = append(parts, "returns its error argument")
+	}
+	for _, i := range f.HandsOnResult {
+		parts = append(parts, fmt.Sprintf("returns #%d as its reconcile result", i))
+	}
 	for _, pf := range f.Patches {
 		kind := "merge patch"
 		if pf.JSON {
@@ -322,11 +333,16 @@ func (p *Package) Fact(fn *ssa.Function) *FuncFact {
 	f.ListParts = s.ListParts
 	f.ChoosesObjects = s.ChoosesObjects
 	f.BuiltIn = p.builtInResults(fn)
+	if s.HandsOnResult >= 0 {
+		// A reporting helper: what it hands back is what it was given.
+		f.HandsOnResult = []int{s.HandsOnResult}
+		f.HandsOnError = s.ReturnsErrorArg
+	}
 	f.Queues = s.Queues
 	if len(f.Stores) > 0 {
 		return f
 	}
-	if len(f.Returns)+len(f.ReadsInto)+len(f.Writes)+len(f.Feeds)+len(f.Retries)+len(f.Mutates)+len(f.Patches)+len(f.SetsRV)+len(f.ClearsRV)+len(f.Creates)+len(f.ListParts) == 0 && !f.ConflictTest && !f.LogsErrors && !f.SwallowsConflict && !f.ReturnsFake && !f.ChoosesObjects && !f.Queues && len(f.BuiltIn) == 0 {
+	if len(f.Returns)+len(f.ReadsInto)+len(f.Writes)+len(f.Feeds)+len(f.Retries)+len(f.Mutates)+len(f.Patches)+len(f.SetsRV)+len(f.ClearsRV)+len(f.Creates)+len(f.ListParts) == 0 && !f.ConflictTest && !f.LogsErrors && !f.SwallowsConflict && !f.ReturnsFake && !f.ChoosesObjects && !f.Queues && len(f.BuiltIn) == 0 && len(f.HandsOnResult) == 0 {
 		return nil
 	}
 	return f

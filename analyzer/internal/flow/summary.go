@@ -1,6 +1,7 @@
 package flow
 
 import (
+	"go/token"
 	"go/types"
 	"slices"
 	"sort"
@@ -21,7 +22,11 @@ type Summary struct {
 	Feeds           []FeedFact   // object parameters a patch it sends is computed from
 	Retries         []RetryFact  // function parameters run inside a conflict retry
 	ReturnsErrorArg bool         // returns (a wrapping of) an error argument
-	LogsErrorArg    bool         // only logs an error argument
+	// HandsOnResult is the parameter that every return gives back as the
+	// function's reconcile.Result, as it was passed (a reporting helper:
+	// return res, err), or -1.
+	HandsOnResult int
+	LogsErrorArg  bool // only logs an error argument
 	// SwallowsConflictArg: returns an error argument, but nil when it is a
 	// conflict (func ignoreConflict(err error) error).
 	SwallowsConflictArg bool
@@ -303,6 +308,8 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 			s.Patches = append(s.Patches, pf)
 		}
 	}
+
+	s.HandsOnResult = p.handsOnResult(fn)
 
 	// Error wrappers and loggers: func wrap(err error) error { return fmt.Errorf(...) }
 	for pi, prm := range params {
@@ -649,4 +656,44 @@ func (p *Package) listParts(fn *ssa.Function) []int {
 		}
 	}
 	return out
+}
+
+// handsOnResult returns the parameter fn gives back, as it was passed, as
+// its reconcile.Result on every return, or -1. A parameter whose address
+// is taken (res.IsZero() has a pointer receiver) is returned as a load of
+// the variable it was spilled to, which nothing else is stored in.
+func (p *Package) handsOnResult(fn *ssa.Function) int {
+	res := fn.Signature.Results()
+	idx := -1
+	for i := 0; i < res.Len(); i++ {
+		if model.IsReconcileResult(res.At(i).Type()) {
+			idx = i
+		}
+	}
+	if idx < 0 {
+		return -1
+	}
+	param := -1
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || idx >= len(ret.Results) {
+			continue
+		}
+		v := strip(returned(ret.Results[idx]))
+		if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL && isVariable(ld.X) {
+			if vals := p.storedValues(root(ld.X, p)); len(vals) == 1 {
+				v = strip(vals[0])
+			}
+		}
+		prm, ok := v.(*ssa.Parameter)
+		if !ok || prm.Parent() != fn {
+			return -1
+		}
+		k := paramIndex(fn, prm)
+		if param >= 0 && k != param {
+			return -1
+		}
+		param = k
+	}
+	return param
 }

@@ -3,7 +3,12 @@
 // result asks for it.
 package workresult
 
-import "time"
+import (
+	"log"
+	"time"
+
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+)
 
 type Result struct {
 	Success      bool
@@ -31,4 +36,26 @@ type Requeue struct {
 // requeueAfter.
 func NewRequeue(key string, requeueAfter time.Duration) *Requeue {
 	return &Requeue{Key: key, After: requeueAfter}
+}
+
+// Report logs the outcome of a reconcile and hands back what it was given:
+// the reconcile result as it is, and the error, or nil when the result
+// already asks for a requeue.
+func Report(name string, res reconcile.Result, err error) (reconcile.Result, error) {
+	if err != nil {
+		log.Printf("reconcile %s: %v", name, err)
+		if !res.IsZero() {
+			return res, nil
+		}
+	}
+	return res, err
+}
+
+// ReportAndRequeue logs the outcome of a reconcile and always asks for
+// another pass in thirty seconds.
+func ReportAndRequeue(name string, res reconcile.Result, err error) (reconcile.Result, error) {
+	if err != nil {
+		log.Printf("reconcile %s: %v", name, err)
+	}
+	return reconcile.Result{RequeueAfter: 30 * time.Second}, nil
 }
