@@ -791,17 +791,16 @@ func (p *Package) taint(err ssa.Value) *errTaint {
 							continue
 						}
 					} else if obj := funcObject(fn); obj != nil && p.facts != nil {
-						if ff := p.facts.FuncFact(obj); ff != nil && ff.LogsErrors {
+						ff := p.facts.FuncFact(obj)
+						if ff != nil && ff.LogsErrors {
 							t.logged = true
 							continue
 						}
-						if ff := p.facts.FuncFact(obj); ff != nil && ff.HandsOnError {
-							// A reporting helper of another package
-							// that hands back the error it is given.
-							if call, ok := x.(*ssa.Call); ok {
-								push(call)
-								continue
-							}
+						// A reporting helper of another package that
+						// hands back the error it is given.
+						if call, ok := x.(*ssa.Call); ok && ff != nil && ff.HandsOnError {
+							push(call)
+							continue
 						}
 					}
 					if loggerShape(c, v) {
