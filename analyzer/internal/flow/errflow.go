@@ -419,18 +419,18 @@ func (p *Package) failsAfterCall(c ssa.CallInstruction) bool {
 		p.assumeNil = p.taint(errv)
 		defer func() { p.assumeNil = prev }()
 	}
-	prevZero := p.assumeZero
-	p.assumeZero = resultValue(c)
-	defer func() { p.assumeZero = prevZero }()
+	prevResult := p.judgedResult
+	p.judgedResult = resultValue(c)
+	defer func() { p.judgedResult = prevResult }()
 	return p.failsAfter(c, nil, nil)
 }
 
 // resultHandedOn reports whether v is the reconcile.Result of the call being
-// judged (assumeZero), or what a reporting helper (of this package or
+// judged (judgedResult), or what a reporting helper (of this package or
 // another) gives back of it.
 func (p *Package) resultHandedOn(v ssa.Value) bool {
-	for depth := 0; p.assumeZero != nil && depth < maxSourceDepth; depth++ {
-		if v == p.assumeZero {
+	for depth := 0; p.judgedResult != nil && depth < maxSourceDepth; depth++ {
+		if v == p.judgedResult {
 			return true
 		}
 		x, ok := strip(v).(*ssa.Extract)
@@ -1278,9 +1278,9 @@ func (p *Package) returnsFailure(ret *ssa.Return) bool {
 }
 
 // requeues reports whether a return of a reconciler asks for a requeue:
-// a reconcile.Result other than the zero value, and other than zero, the
-// result of the call being judged (nil if none), which hands on what the
-// callee returned on that path: no answer to the failure.
+// a reconcile.Result other than the zero value, unless handedOn says it is
+// the result of the call being judged, handed back as it was: what the
+// callee returned on that path, no answer to the failure.
 func requeues(ret *ssa.Return, handedOn func(ssa.Value) bool) bool {
 	for _, r := range ret.Results {
 		if model.IsReconcileResult(r.Type()) && isRequeue(returned(r)) && !handedOn(returned(r)) || requeueValue(r) {
@@ -1313,7 +1313,7 @@ func requeueValue(r ssa.Value) bool {
 // zero for a parameter its callee names for one (model.RequeueDelayParam).
 func delayedRequeue(c *ssa.CallCommon) bool {
 	fn := c.StaticCallee()
-	if fn == nil || c.IsInvoke() {
+	if fn == nil {
 		return false
 	}
 	i := model.RequeueDelayParam(fn.Signature)

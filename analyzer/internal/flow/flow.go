@@ -93,11 +93,11 @@ type Package struct {
 	// the call (callersFailAfter), is the forward slice of the call's error
 	// result, which is nil on the path judged.
 	assumeNil *errTaint
-	// assumeZero, at the same time, is the call's reconcile.Result
+	// judgedResult, at the same time, is the call's reconcile.Result
 	// result: what the function returned on the path judged is no answer
 	// to the failure (the zero result, or a requeue it asks after a
 	// success too), so handing it on is none either.
-	assumeZero   ssa.Value
+	judgedResult ssa.Value
 	condPhisMemo map[*ssa.Function]map[*ssa.Phi]bool // of condPhis
 	invoked      map[string]bool
 	ifaceValues  map[string]bool           // names of interface methods used as values

@@ -1,7 +1,6 @@
 package flow
 
 import (
-	"go/token"
 	"go/types"
 	"slices"
 	"sort"
@@ -659,9 +658,8 @@ func (p *Package) listParts(fn *ssa.Function) []int {
 }
 
 // handsOnResult returns the parameter fn gives back, as it was passed, as
-// its reconcile.Result on every return, or -1. A parameter whose address
-// is taken (res.IsZero() has a pointer receiver) is returned as a load of
-// the variable it was spilled to, which nothing else is stored in.
+// its reconcile.Result on every return (sourceOf: also through the variable
+// a parameter whose address is taken is spilled to), or -1.
 func (p *Package) handsOnResult(fn *ssa.Function) int {
 	res := fn.Signature.Results()
 	idx := -1
@@ -679,21 +677,11 @@ func (p *Package) handsOnResult(fn *ssa.Function) int {
 		if !ok || idx >= len(ret.Results) {
 			continue
 		}
-		v := strip(returned(ret.Results[idx]))
-		if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL && isVariable(ld.X) {
-			if vals := p.storedValues(root(ld.X, p)); len(vals) == 1 {
-				v = strip(vals[0])
-			}
-		}
-		prm, ok := v.(*ssa.Parameter)
-		if !ok || prm.Parent() != fn {
+		src, ok := p.sourceOf(fn, returned(ret.Results[idx]), 0)
+		if !ok || src.field != "" || param >= 0 && src.param != param {
 			return -1
 		}
-		k := paramIndex(fn, prm)
-		if param >= 0 && k != param {
-			return -1
-		}
-		param = k
+		param = src.param
 	}
 	return param
 }
