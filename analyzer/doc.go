@@ -413,9 +413,13 @@ information. Reported at the Patch call:
     NewPatcher(obj, c) ... p.Patch(ctx, obj), as fluxcd/pkg/runtime/patch's
     SerialPatcher does: its constructor stores a copy of the object, and
     Patch sends metadata and spec as a merge patch from it without a
-    lock). The call of the helper, where the snapshot
-    and the change are seen, is reported, with the helper's Patch as related
-    information. A wrapper that sends client.MergeFromWithOptimisticLock{},
+    lock), and a scope struct that keeps the object and such a patcher
+    (scope, err := NewClusterScope(ClusterScopeParams{Cluster: c}) ...
+    defer scope.Close(ctx), as the scopes of cluster-api providers do: the
+    constructor makes the patcher from the object it keeps, and Close
+    patches that object from the patcher's snapshot). The call of the
+    helper, where the snapshot and the change are seen, is reported, with
+    the helper's Patch as related information. A wrapper that sends client.MergeFromWithOptimisticLock{},
     or is given a patch that carries it, is not reported. A patcher's status
     patch is not followed: fluxcd's sends the conditions apart, with a lock
     and a retry, and leaves them out of its status patch, which the

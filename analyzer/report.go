@@ -300,6 +300,10 @@ func (ck *checker) objText(w *writes.Write) string {
 	if w.Client != nil {
 		return ck.argText(w.Call, w.Client.Obj)
 	}
+	if w.Via != nil && w.ViaWrite.ParamField != "" {
+		// scope.Close() patches the object the scope keeps.
+		return ck.paramText(w.Call, w.ViaWrite.Param) + "." + w.ViaWrite.ParamField
+	}
 	if w.Via != nil {
 		return ck.paramText(w.Call, w.ViaWrite.Param)
 	}

@@ -270,3 +270,95 @@ func (r *OwnPatcherReconciler) Reconcile(ctx context.Context, req ctrl.Request) 
 	controllerutil.AddFinalizer(obj, widgetFinalizer)
 	return ctrl.Result{}, p.Patch(ctx, obj) // want `^unconditional-patch: Patch of obj sends a merge patch from NewPatcher without a precondition, and the finalizers list of obj changed since the snapshot`
 }
+
+// ScopeReconciler works through a scope, as cluster-api providers do: the
+// scope's constructor takes the snapshot, its Close (deferred) patches the
+// Widget from it without a lock. The finalizer added in between replaces the
+// whole list: reported at Close.
+type ScopeReconciler struct {
+	client.Client
+}
+
+func (r *ScopeReconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ctrl.Result, retErr error) {
+	widget := &widgetsv1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, widget); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	scope, err := kubeutil.NewScope(kubeutil.ScopeParams{Client: r.Client, Widget: widget})
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	defer func() {
+		if err := scope.Close(ctx); err != nil && retErr == nil { // want `^unconditional-patch: Close of scope.Widget sends a merge patch from NewScope without a precondition, and the finalizers list of scope.Widget changed since the snapshot`
+			retErr = err
+		}
+	}()
+	if !widget.DeletionTimestamp.IsZero() {
+		return ctrl.Result{}, nil
+	}
+	if !controllerutil.ContainsFinalizer(widget, widgetFinalizer) {
+		controllerutil.AddFinalizer(widget, widgetFinalizer)
+		return ctrl.Result{}, nil
+	}
+	return ctrl.Result{}, nil
+}
+
+// ScopeDeletionReconciler only removes its finalizer, from a Widget being
+// deleted, before the scope patches: a stale list is refused (422), not
+// applied. Not reported.
+type ScopeDeletionReconciler struct {
+	client.Client
+}
+
+func (r *ScopeDeletionReconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ctrl.Result, retErr error) {
+	widget := &widgetsv1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, widget); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	scope, err := kubeutil.NewScope(kubeutil.ScopeParams{Client: r.Client, Widget: widget})
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	defer func() {
+		if err := scope.Close(ctx); err != nil && retErr == nil {
+			retErr = err
+		}
+	}()
+	if widget.DeletionTimestamp.IsZero() {
+		return ctrl.Result{}, nil
+	}
+	controllerutil.RemoveFinalizer(widget, widgetFinalizer)
+	return ctrl.Result{}, nil
+}
+
+// ScopeOwnerReconciler changes the owner the scope also keeps, which Close
+// does not patch, and sets a label of the Widget to a constant: neither is
+// a read-modify-write of what Close sends. Not reported.
+type ScopeOwnerReconciler struct {
+	client.Client
+}
+
+func (r *ScopeOwnerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ctrl.Result, retErr error) {
+	widget, owner := &widgetsv1.Widget{}, &widgetsv1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, widget); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if err := r.Get(ctx, client.ObjectKey{Namespace: req.Namespace, Name: widget.Spec.Image}, owner); err != nil {
+		return ctrl.Result{}, err
+	}
+	scope, err := kubeutil.NewScope(kubeutil.ScopeParams{Client: r.Client, Owner: owner, Widget: widget})
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	defer func() {
+		if err := scope.Close(ctx); err != nil && retErr == nil {
+			retErr = err
+		}
+	}()
+	controllerutil.AddFinalizer(scope.Owner, widgetFinalizer)
+	if widget.Labels == nil {
+		widget.Labels = map[string]string{}
+	}
+	widget.Labels["widgets.example.com/managed"] = "true"
+	return ctrl.Result{}, nil
+}

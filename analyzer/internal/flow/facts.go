@@ -107,7 +107,13 @@ type ReturnFact struct {
 
 // WriteFact says a function writes a parameter as it was passed.
 type WriteFact struct {
-	Param       int
+	Param int
+	// ParamField: the object written is field ParamField of the struct
+	// parameter Param points to, not the parameter (set only for a merge
+	// patch from a snapshot, Diff: a scope struct's Close that patches the
+	// object its constructor kept, from the snapshot of the patcher it
+	// made).
+	ParamField  string `json:",omitempty"`
 	Op          model.Op
 	ErrReturned bool // the write's error is returned to the caller
 	InRetry     bool // the write runs inside the function's own conflict retry
@@ -168,6 +174,8 @@ func (w WriteFact) patchString() string {
 		return fmt.Sprintf("patches parameter %d%s with a merge patch from a patch passed as parameter %d", w.Param, sub, w.PatchArg)
 	case !w.Diff:
 		return ""
+	case w.FromField != "" && w.From == 0 && w.ParamField != "":
+		return fmt.Sprintf("sends a merge patch from field %s of the receiver to its field %s%s, without a lock", w.FromField, w.ParamField, sub)
 	case w.FromField != "" && w.From == 0:
 		return fmt.Sprintf("Patch sends a merge patch from field %s of the receiver to parameter %d%s, without a lock", w.FromField, w.Param, sub)
 	case w.FromField != "":
@@ -204,6 +212,9 @@ func (f *FuncFact) String() string {
 	}
 	for _, w := range f.Writes {
 		s := fmt.Sprintf("writes #%d with %s", w.Param, w.Op)
+		if w.ParamField != "" {
+			s = fmt.Sprintf("writes field %s of #%d with %s", w.ParamField, w.Param, w.Op)
+		}
 		if w.Replaces {
 			s += " after creating it"
 		}
@@ -218,7 +229,15 @@ func (f *FuncFact) String() string {
 		}
 	}
 	for _, st := range f.Stores {
-		parts = append(parts, fmt.Sprintf("the constructor stores a copy of parameter %d in field %s", st.Param, st.Field))
+		what := fmt.Sprintf("parameter %d", st.Param)
+		if st.ParamField != "" {
+			what = fmt.Sprintf("field %s of parameter %d", st.ParamField, st.Param)
+		}
+		if st.Alias {
+			parts = append(parts, fmt.Sprintf("the constructor keeps %s in field %s", what, st.Field))
+		} else {
+			parts = append(parts, fmt.Sprintf("the constructor stores a copy of %s in field %s", what, st.Field))
+		}
 	}
 	for _, fd := range f.Feeds {
 		parts = append(parts, fmt.Sprintf("feeds #%d to %s", fd.Param, fd.Op))

@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"go/types"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -26,12 +27,17 @@ import (
 // decides.
 
 // StoreFact says a function returns (in result Result) a pointer to a
-// struct whose field Field holds a copy of parameter Param: a constructor
-// that keeps a snapshot.
+// struct whose field Field holds a copy of parameter Param (of its field
+// ParamField, when set): a constructor that keeps a snapshot. Field may be a
+// path: "helper.before" is the snapshot a patcher the constructor made and
+// kept in field helper holds. With Alias, the field holds the object itself,
+// not a copy: a scope struct that keeps the object it patches on Close.
 type StoreFact struct {
-	Result int
-	Field  string
-	Param  int
+	Result     int
+	Field      string
+	Param      int
+	ParamField string `json:",omitempty"`
+	Alias      bool   `json:",omitempty"`
 }
 
 // source is where a value comes from in the terms of one function: its
@@ -77,6 +83,23 @@ func (p *Package) sourceOf(fn *ssa.Function, v ssa.Value, depth int) (source, bo
 		if fa, ok := x.X.(*ssa.FieldAddr); ok {
 			return p.fieldSource(fn, fa.X, fieldNameOf(fa), depth+1)
 		}
+	case *ssa.Field:
+		// A field of a struct passed by value (NewScope(params Params)
+		// reading params.Object).
+		st, ok := x.X.Type().Underlying().(*types.Struct)
+		if !ok {
+			break
+		}
+		s, ok := p.sourceOf(fn, x.X, depth+1)
+		if !ok {
+			break
+		}
+		return source{param: s.param, field: joinField(s.field, st.Field(x.Field).Name())}, true
+	case *ssa.Alloc:
+		// A struct parameter spilled to a variable, its field addressed.
+		if vals := p.storedValues(x); len(vals) == 1 {
+			return p.sourceOf(fn, vals[0], depth+1)
+		}
 	case *ssa.Call:
 		switch model.ObjectMethod(x.Common()) {
 		case model.DeepCopy, model.DeepCopyObject:
@@ -102,10 +125,19 @@ func (p *Package) fieldSource(fn *ssa.Function, v ssa.Value, field string, depth
 		return s, ok
 	}
 	s, ok := p.sourceOf(fn, v, depth+1)
-	if !ok || s.field != "" {
+	if !ok {
 		return source{}, false
 	}
-	return source{param: s.param, field: field}, true
+	return source{param: s.param, field: joinField(s.field, field)}, true
+}
+
+// joinField appends a field to a path of fields ("helper" and "before" make
+// "helper.before").
+func joinField(path, field string) string {
+	if path == "" {
+		return field
+	}
+	return path + "." + field
 }
 
 // returnedSource is the source of result idx of a call of a local function
@@ -137,44 +169,126 @@ func (p *Package) returnedSource(fn *ssa.Function, c *ssa.Call, idx, depth int) 
 // struct v points to, when v is the result of a call of a function with a
 // StoreFact for it, and that call.
 func (p *Package) StoredCopy(v ssa.Value, field string) (ssa.Value, ssa.CallInstruction) {
+	if c, idx := p.constructorOf(v); c != nil {
+		return p.storedIn(c, idx, field, false)
+	}
+	return nil, nil
+}
+
+// KeptObject returns the object a constructor kept, itself, in field field
+// of the struct v points to (a scope struct's object, patched by its
+// Close), and that call.
+func (p *Package) KeptObject(v ssa.Value, field string) (ssa.Value, ssa.CallInstruction) {
+	if c, idx := p.constructorOf(v); c != nil {
+		return p.storedIn(c, idx, field, true)
+	}
+	return nil, nil
+}
+
+// constructorOf returns the call whose result idx v is, through variables
+// and captures, or nil.
+func (p *Package) constructorOf(v ssa.Value) (*ssa.Call, int) {
 	for depth := 0; depth < maxSourceDepth; depth++ {
 		switch x := strip(v).(type) {
 		case *ssa.FreeVar:
 			b, ok := p.bindings[x]
 			if !ok {
-				return nil, nil
+				return nil, 0
 			}
 			v = b
 			continue
 		case *ssa.UnOp:
 			if x.Op != token.MUL || !isVariable(x.X) {
-				return nil, nil
+				return nil, 0
 			}
 			vals := p.storedValues(root(x.X, p))
 			if len(vals) != 1 {
-				return nil, nil
+				return nil, 0
 			}
 			v = vals[0]
 			continue
 		case *ssa.Call:
-			return p.storedBy(x, 0, field)
+			return x, 0
 		case *ssa.Extract:
 			if c, ok := x.Tuple.(*ssa.Call); ok {
-				return p.storedBy(c, x.Index, field)
+				return c, x.Index
 			}
 		}
-		return nil, nil
+		return nil, 0
+	}
+	return nil, 0
+}
+
+// storedIn returns the argument of constructor call c that result idx keeps
+// in field field: a copy of it (alias false) or the value itself (alias
+// true).
+func (p *Package) storedIn(c *ssa.Call, idx int, field string, alias bool) (ssa.Value, ssa.CallInstruction) {
+	for _, st := range p.storesOf(c.Common()) {
+		if st.Result != idx || st.Field != field || st.Alias != alias || st.Param >= len(c.Call.Args) {
+			continue
+		}
+		arg := c.Call.Args[st.Param]
+		if st.ParamField != "" {
+			arg = structField(arg, st.ParamField)
+			if arg == nil {
+				return nil, nil
+			}
+		}
+		return arg, c
 	}
 	return nil, nil
 }
 
-func (p *Package) storedBy(c *ssa.Call, idx int, field string) (ssa.Value, ssa.CallInstruction) {
-	for _, st := range p.storesOf(c.Common()) {
-		if st.Result == idx && st.Field == field && st.Param < len(c.Call.Args) {
-			return c.Call.Args[st.Param], c
+// structField returns the value put in field path (one field) of a struct
+// value built as a literal where it is passed (NewScope(Params{Object:
+// obj})), when exactly one is.
+func structField(v ssa.Value, field string) ssa.Value {
+	if strings.Contains(field, ".") {
+		return nil
+	}
+	var a *ssa.Alloc
+	switch x := strip(v).(type) {
+	case *ssa.UnOp:
+		if x.Op == token.MUL {
+			a, _ = x.X.(*ssa.Alloc)
+		}
+	case *ssa.Alloc:
+		a = x
+	}
+	if a == nil {
+		return nil
+	}
+	st, ok := a.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	idx := -1
+	for i := 0; i < st.NumFields(); i++ {
+		if st.Field(i).Name() == field {
+			idx = i
 		}
 	}
-	return nil, nil
+	if idx < 0 {
+		return nil
+	}
+	var val ssa.Value
+	n := 0
+	for _, r := range ssax.Referrers(a) {
+		f, ok := r.(*ssa.FieldAddr)
+		if !ok || f.X != a || f.Field != idx {
+			continue
+		}
+		for _, rr := range ssax.Referrers(f) {
+			if st, ok := rr.(*ssa.Store); ok && st.Addr == f {
+				val = st.Val
+				n++
+			}
+		}
+	}
+	if n != 1 {
+		return nil
+	}
+	return val
 }
 
 // storesOf returns the StoreFacts of the function a call calls.
@@ -220,16 +334,56 @@ func (p *Package) storesAndCopies(fn *ssa.Function, s *Summary) {
 				}
 				for _, fr := range ssax.Referrers(fa) {
 					st, ok := fr.(*ssa.Store)
-					if !ok || st.Addr != fa || !isObjectType(st.Val.Type()) {
+					if !ok || st.Addr != fa {
 						continue
 					}
-					if src, ok := p.sourceOf(fn, st.Val, 0); ok && src.copied && src.field == "" {
-						s.Stores = appendStore(s.Stores, StoreFact{Result: i, Field: fieldNameOf(fa), Param: src.param})
-					}
+					s.Stores = p.storesOfField(fn, s.Stores, i, fieldNameOf(fa), st.Val)
 				}
 			}
 		}
 	}
+}
+
+// storesOfField adds the StoreFacts of value val, stored by constructor fn
+// in field field of the struct it returns in result res: a copy of an
+// object parameter (or of a field of one), the object parameter itself (an
+// alias: a scope struct that keeps the object it patches), or a patcher
+// another constructor made, whose snapshot then is in field.snapshotField.
+func (p *Package) storesOfField(fn *ssa.Function, ss []StoreFact, res int, field string, val ssa.Value) []StoreFact {
+	if isObjectType(val.Type()) {
+		if src, ok := p.sourceOf(fn, val, 0); ok {
+			if src.copied && src.field == "" {
+				return appendStore(ss, StoreFact{Result: res, Field: field, Param: src.param})
+			}
+			if !src.copied && !strings.Contains(src.field, ".") {
+				return appendStore(ss, StoreFact{Result: res, Field: field, Param: src.param, ParamField: src.field, Alias: true})
+			}
+		}
+		return ss
+	}
+	var c *ssa.Call
+	idx := 0
+	switch x := strip(val).(type) {
+	case *ssa.Call:
+		c = x
+	case *ssa.Extract:
+		c, _ = x.Tuple.(*ssa.Call)
+		idx = x.Index
+	}
+	if c == nil {
+		return ss
+	}
+	for _, inner := range p.storesOf(c.Common()) {
+		if inner.Result != idx || inner.Alias || inner.ParamField != "" || inner.Param >= len(c.Call.Args) {
+			continue
+		}
+		src, ok := p.sourceOf(fn, c.Call.Args[inner.Param], 0)
+		if !ok || src.copied || strings.Contains(src.field, ".") {
+			continue
+		}
+		ss = appendStore(ss, StoreFact{Result: res, Field: joinField(field, inner.Field), Param: src.param, ParamField: src.field})
+	}
+	return ss
 }
 
 func appendCopy(cs []CopyFact, c CopyFact) []CopyFact {
@@ -264,6 +418,7 @@ func fieldNameOf(fa *ssa.FieldAddr) string {
 // another, or a patch fn is given: the fields of a WriteFact.
 type diffWrite struct {
 	obj       int
+	objField  string // the object is this field of parameter obj
 	from      int
 	fromField string
 	patchArg  int
@@ -273,7 +428,7 @@ type diffWrite struct {
 // patchOfWrite describes a patch write of fn by the parameters it joins.
 func (p *Package) patchOfWrite(fn *ssa.Function, w *WriteSite) (diffWrite, bool) {
 	d, ok := p.joinedParams(fn, w)
-	if ok && d.patchArg < 0 && d.from == d.obj && d.fromField == "" {
+	if ok && d.patchArg < 0 && d.from == d.obj && d.fromField == d.objField {
 		// A diff between two copies of one parameter: what changed, changed
 		// inside fn.
 		return diffWrite{}, false
@@ -282,14 +437,23 @@ func (p *Package) patchOfWrite(fn *ssa.Function, w *WriteSite) (diffWrite, bool)
 }
 
 func (p *Package) joinedParams(fn *ssa.Function, w *WriteSite) (diffWrite, bool) {
-	if w.Op != model.OpPatch || w.Obj == nil || w.ReadsFirst {
+	if w.Op != model.OpPatch || w.ReadsFirst {
 		return diffWrite{}, false
 	}
-	obj, ok := p.sourceOf(fn, w.Obj, 0)
-	if !ok || obj.field != "" {
+	var obj source
+	var ok bool
+	switch {
+	case w.Obj != nil:
+		obj, ok = p.sourceOf(fn, w.Obj, 0)
+	case w.Via != nil && w.ViaWrite.ParamField != "" && w.ViaWrite.Param < len(w.Call.Common().Args):
+		// The scope's Close calls its own PatchObject: the object is the
+		// field of the scope parameter.
+		obj, ok = p.fieldSource(fn, w.Call.Common().Args[w.ViaWrite.Param], w.ViaWrite.ParamField, 0)
+	}
+	if !ok || strings.Contains(obj.field, ".") {
 		return diffWrite{}, false
 	}
-	d := diffWrite{obj: obj.param, from: -1, patchArg: -1}
+	d := diffWrite{obj: obj.param, objField: obj.field, from: -1, patchArg: -1}
 	c := w.Call.Common()
 	switch {
 	case w.Client != nil && w.Client.Patch >= 0:

@@ -202,16 +202,16 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 		}
 		// A patch between parameters (or through copies of them).
 		d, isDiff := p.patchOfWrite(fn, w)
-		if isDiff {
+		if isDiff && d.objField == "" {
 			written[d.obj] = true
 		}
-		for _, idx := range sortedKeys(written) {
+		emit := func(idx int, field string) {
 			// A helper of a helper that reads the object first
 			// (a wrapper of controllerutil.CreateOrUpdate) reads it first too.
 			readsFirst := w.ReadsFirst || w.Via != nil && w.ViaWrite.ReadsFirst
-			wf := WriteFact{Param: idx, Op: w.Op, ReadsFirst: readsFirst, Rereads: rereads, Replaces: w.Replaces, Client: -1, At: w.ViaWrite.At, PatchArg: -1}
+			wf := WriteFact{Param: idx, ParamField: field, Op: w.Op, ReadsFirst: readsFirst, Rereads: rereads, Replaces: w.Replaces, Client: -1, At: w.ViaWrite.At, PatchArg: -1}
 			wf.Status = w.Client != nil && w.Client.Subresource == "status" || w.Via != nil && w.ViaWrite.Status
-			if isDiff && d.obj == idx {
+			if isDiff && d.obj == idx && d.objField == field {
 				wf.Diff, wf.From, wf.FromField, wf.PatchArg, wf.Status = d.patchArg < 0, d.from, d.fromField, d.patchArg, d.status
 			}
 			if w.Via == nil {
@@ -234,6 +234,14 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 				}
 			}
 			s.Writes = append(s.Writes, wf)
+		}
+		for _, idx := range sortedKeys(written) {
+			emit(idx, "")
+		}
+		if isDiff && d.objField != "" && d.patchArg < 0 {
+			// A scope struct's Close: a merge patch of the object kept in
+			// a field, from the snapshot of the patcher kept in another.
+			emit(d.obj, d.objField)
 		}
 	}
 	s.Writes = dedupWrites(s.Writes)

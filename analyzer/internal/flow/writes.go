@@ -18,7 +18,7 @@ type WriteSite struct {
 	Call   ssa.CallInstruction
 	Op     model.Op
 	Client *model.Call // the client call, or nil for a helper
-	Obj    ssa.Value   // the object written, or nil (a typed Patch names the object)
+	Obj    ssa.Value   // the object written, or nil (a typed Patch names the object; a scope's object not seen)
 	Err    ssa.Value   // the error value that carries a 409, or nil if it is not kept
 	// ReadsFirst is set for calls that read the object themselves before
 	// writing it (controllerutil.CreateOrUpdate).
@@ -310,8 +310,17 @@ func (p *Package) writeSites(call ssa.CallInstruction) []*WriteSite {
 		if wf.Client >= 0 && wf.Client < len(c.Args) && p.isFakeValue(c.Args[wf.Client]) {
 			continue // the helper writes through a fake client the caller made
 		}
-		w := &WriteSite{Call: call, Op: wf.Op, Obj: c.Args[wf.Param], Via: obj, ViaWrite: wf}
-		if wf.SetsRVFor != "" && slices.Contains(strings.Split(wf.SetsRVFor, "\n"), types.TypeString(ssax.ConcreteType(c.Args[wf.Param]), nil)) {
+		written := c.Args[wf.Param]
+		if wf.ParamField != "" {
+			// A scope struct's Close: the object its constructor kept.
+			// Unresolved (the scope is a parameter: a method of the
+			// scope calling another), the object is not seen here.
+			if written, _ = p.KeptObject(c.Args[wf.Param], wf.ParamField); written == nil {
+				written = structField(c.Args[wf.Param], wf.ParamField)
+			}
+		}
+		w := &WriteSite{Call: call, Op: wf.Op, Obj: written, Via: obj, ViaWrite: wf}
+		if wf.SetsRVFor != "" && slices.Contains(strings.Split(wf.SetsRVFor, "\n"), types.TypeString(ssax.ConcreteType(written), nil)) {
 			// The helper reads the object and copies the version it read
 			// into the argument, for the argument's type.
 			w.ReadsFirst = true

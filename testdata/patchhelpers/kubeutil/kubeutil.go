@@ -6,8 +6,11 @@ package kubeutil
 
 import (
 	"context"
+	"errors"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	widgetsv1 "lostupdate.test/crd/apis/widgets/v1"
 )
 
 // PatchResource patches updated with a merge patch from original, without a
@@ -42,4 +45,41 @@ func NewPatcher(obj client.Object, c client.Client) *Patcher { // want NewPatche
 // Patch sends a merge patch from the snapshot to obj.
 func (p *Patcher) Patch(ctx context.Context, obj client.Object) error { // want Patch:"reads into #2; writes #2 with patch returning its error; Patch sends a merge patch from field before of the receiver to parameter 2, without a lock"
 	return p.c.Patch(ctx, obj, client.MergeFrom(p.before))
+}
+
+// ScopeParams is what NewScope is given, as the scopes of cluster-api
+// providers are.
+type ScopeParams struct {
+	Client client.Client
+	Owner  *widgetsv1.Widget
+	Widget *widgetsv1.Widget
+}
+
+// Scope keeps the object a reconcile works on and a patcher made for it;
+// Close patches the object (the ClusterScope and MachineScope of
+// cluster-api providers).
+type Scope struct {
+	client  client.Client
+	patcher *Patcher
+	Owner   *widgetsv1.Widget
+	Widget  *widgetsv1.Widget
+}
+
+// NewScope keeps the object, and a patcher whose snapshot is a copy of it.
+func NewScope(params ScopeParams) (*Scope, error) { // want NewScope:"the constructor stores a copy of field Widget of parameter 0 in field patcher.before; the constructor keeps field Owner of parameter 0 in field Owner; the constructor keeps field Widget of parameter 0 in field Widget"
+	if params.Widget == nil {
+		return nil, errors.New("a Widget is required to make a scope")
+	}
+	p := NewPatcher(params.Widget, params.Client)
+	return &Scope{client: params.Client, patcher: p, Owner: params.Owner, Widget: params.Widget}, nil
+}
+
+// PatchObject patches the Widget from the snapshot.
+func (s *Scope) PatchObject(ctx context.Context) error { // want PatchObject:"writes field Widget of #0 with patch returning its error; sends a merge patch from field patcher.before of the receiver to its field Widget, without a lock"
+	return s.patcher.Patch(ctx, s.Widget)
+}
+
+// Close patches what changed in the Widget since the scope was made.
+func (s *Scope) Close(ctx context.Context) error { // want Close:"writes field Widget of #0 with patch returning its error; sends a merge patch from field patcher.before of the receiver to its field Widget, without a lock"
+	return s.PatchObject(ctx)
 }
