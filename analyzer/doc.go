@@ -557,7 +557,11 @@ attempt bound and no deadline, or with no backoff between attempts, or a
 wait poll without a timeout (wait.PollInfinite, or
 wait.PollUntilContextCancel on a context without a deadline) whose
 condition retries conflicts, can hammer the API server or hang a worker
-indefinitely under contention. An attempt counter that the conflict path
+indefinitely under contention. An attempt counter bounds the loop when a
+failed comparison leaves it, or when the retry goes on only through one
+branch of the comparison (if attempt < 10 && apierrors.IsConflict(err) {
+continue }, a spent bound falling through to the error's return). An
+attempt counter that the conflict path
 does not advance (it continues before the i++) is no bound; nor is a ticker
 (for range time.Tick(d)) or a timer made in the loop, which only space the
 attempts. A select on ctx.Done() or a test of ctx.Err() bounds the loop

@@ -292,7 +292,66 @@ func okRangeContinueOnConflict(ctx context.Context, cs kubernetes.Interface, poo
 }
 
 // The functions above are run by the controller's workers.
-var _ = []any{badCountedLoopWithoutWait, badDeadlineLoopWithoutWait, badForeverLoopContinueOnConflict, badGotoRetryOnConflict, badUnboundedAttemptsWithSleep, badUpdateInUnboundedHelper}
+var _ = []any{badBoundedConflictTestWithoutWait, badCountedLoopWithoutWait, badDeadlineLoopWithoutWait, badForeverLoopContinueOnConflict, badGotoRetryOnConflict, badUnboundedAttemptsWithSleep, badUpdateInUnboundedHelper}
 
 // The functions above are run by the program's workers.
-var _ = []any{okBackoffStepsLoop, okCountedLoopSelectTimer, okCountedLoopWithSleep, okDeadlineLoopWithSleep, okOnErrorConflict, okRangeContinueOnConflict, okRetryOnConflictCustomBackoff, okRetryOnConflictDefaultRetry}
+var _ = []any{okBackoffStepsLoop, okBoundedConflictTestWithSleep, okCountedLoopSelectTimer, okCountedLoopWithSleep, okDeadlineLoopWithSleep, okOnErrorConflict, okRangeContinueOnConflict, okRetryOnConflictCustomBackoff, okRetryOnConflictDefaultRetry}
+
+// The attempt bound and the conflict test in one condition: once the
+// attempts are spent, a conflict falls through to the error return. Bounded,
+// but it re-reads and resends right away.
+func badBoundedConflictTestWithoutWait(ctx context.Context, cs kubernetes.Interface, ns, name string) error {
+	cm, err := cs.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	attempt := 0
+	for {
+		attempt++
+		cm.Data = map[string]string{"phase": "Ready"}
+		_, err = cs.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{}) // want "^unbounded-retry: Update of cm is retried on conflict by a retry loop that does not wait between attempts"
+		if err == nil {
+			return nil
+		}
+		if attempt < 10 && apierrors.IsConflict(err) {
+			var current *corev1.ConfigMap
+			current, err = cs.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
+			if err == nil {
+				cm = current
+				continue
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// The same bound, with a growing wait before each new attempt: not reported.
+func okBoundedConflictTestWithSleep(ctx context.Context, cs kubernetes.Interface, ns, name string) error {
+	cm, err := cs.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	attempt := 0
+	for {
+		attempt++
+		cm.Data = map[string]string{"phase": "Ready"}
+		_, err = cs.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{})
+		if err == nil {
+			return nil
+		}
+		if attempt < 10 && apierrors.IsConflict(err) {
+			time.Sleep(time.Duration(attempt) * 100 * time.Millisecond)
+			var current *corev1.ConfigMap
+			current, err = cs.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
+			if err == nil {
+				cm = current
+				continue
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+}

@@ -719,6 +719,11 @@ func (p *Package) loopBounded(l *Loop) bool {
 		}
 		exits := !l.Blocks[b.Succs[0]] || !l.Blocks[b.Succs[1]]
 		if !exits {
+			// if attempt < 10 && IsConflict(err) { re-read; continue }:
+			// the retry goes through one branch of the bound only.
+			if bin, ok := iff.Cond.(*ssa.BinOp); ok && isOrdering(bin.Op) && advances(l, bin) && l.retryNeeds(b) {
+				return true
+			}
 			continue
 		}
 		if bin, ok := iff.Cond.(*ssa.BinOp); ok {
@@ -747,6 +752,46 @@ func (p *Package) loopBounded(l *Loop) bool {
 			if sel, ok := instr.(*ssa.Select); ok && p.selectEnds(sel, l) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+func isOrdering(op token.Token) bool {
+	return op == token.LSS || op == token.LEQ || op == token.GTR || op == token.GEQ
+}
+
+// retryNeeds reports whether the retry path of a loop (the conflict branch)
+// can be reached from the loop's header only through one of the two
+// branches of the If that ends block b.
+func (l *Loop) retryNeeds(b *ssa.BasicBlock) bool {
+	_, start := l.retryStart()
+	if start == nil || start == l.Header {
+		return false
+	}
+	for skip := range b.Succs {
+		seen := map[*ssa.BasicBlock]bool{}
+		stack := []*ssa.BasicBlock{l.Header}
+		reached := false
+		for len(stack) > 0 && !reached {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if seen[x] {
+				continue
+			}
+			seen[x] = true
+			for i, s := range x.Succs {
+				switch {
+				case x == b && i == skip, !l.Blocks[s], s == l.Header:
+				case s == start:
+					reached = true
+				default:
+					stack = append(stack, s)
+				}
+			}
+		}
+		if !reached {
+			return true
 		}
 	}
 	return false
