@@ -74,7 +74,10 @@ from bytes that come from elsewhere, serialized by whoever sent them and
 so keeping the resourceVersion of an object that was read: an item
 asserted out of a work queue, a message received on a channel or what a
 method of it returns, what io.ReadAll reads from a request body, or
-what a function of the package returns that comes so): the PUT overwrites every change made since the
+what a function of the package returns that comes so; nor one decoded
+from bytes a parameter holds that a call in the package gives the encoding
+of an object, u.MarshalJSON() or json.Marshal(obj), through yaml.YAMLToJSON
+and parameters of its callers too): the PUT overwrites every change made since the
 object was last read by anyone. Reported at the Update call, or at the call
 of a helper that updates the object it is given, pointing at the helper's
 Update at the end of its chain of calls. A helper of the package itself

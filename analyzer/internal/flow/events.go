@@ -460,6 +460,20 @@ func (p *Package) copiedMeta(st *ssa.Store, from ssa.Value) *event {
 	return &event{kind: evSetRV, instr: st}
 }
 
+// decodeEvent is the fill of an object by a call that decodes data into it:
+// a JSON round trip of the object data encodes, an object of no known
+// origin when the bytes come from elsewhere, else a manifest's.
+func (p *Package) decodeEvent(call ssa.CallInstruction, data ssa.Value) *event {
+	src, foreign := p.encodingOf(data)
+	switch {
+	case src != nil:
+		return &event{kind: evFill, instr: call, src: src}
+	case foreign:
+		return &event{kind: evFill, instr: call, origin: Origin{Kind: Unknown, Site: call}}
+	}
+	return &event{kind: evFill, instr: call, origin: Origin{Kind: Constructed, Site: call, Decoded: true}}
+}
+
 // callEvent recognises calls that fill an object or set its resourceVersion.
 func (p *Package) callEvent(call ssa.CallInstruction, a ssa.Value) *event {
 	c := call.Common()
@@ -504,6 +518,11 @@ func (p *Package) callEvent(call ssa.CallInstruction, a ssa.Value) *event {
 			return &event{kind: evFill, instr: call, src: strip(args[0])}
 		}
 		return nil
+	case model.UnmarshalJSON:
+		if isRecv {
+			return p.decodeEvent(call, args[0])
+		}
+		return nil
 	}
 	if f, ok := model.FuncOf(c); ok {
 		switch f.Kind {
@@ -513,14 +532,7 @@ func (p *Package) callEvent(call ssa.CallInstruction, a ssa.Value) *event {
 			}
 		case model.FuncDecode:
 			if f.Dst >= 0 && f.Dst == argIndex {
-				src, callers := p.encodingOf(model.Arg(c, f.Data))
-				switch {
-				case src != nil:
-					return &event{kind: evFill, instr: call, src: src} // a JSON round trip of an object
-				case callers:
-					return &event{kind: evFill, instr: call, origin: Origin{Kind: Unknown, Site: call}}
-				}
-				return &event{kind: evFill, instr: call, origin: Origin{Kind: Constructed, Site: call, Decoded: true}}
+				return p.decodeEvent(call, model.Arg(c, f.Data))
 			}
 		case model.FuncReadWrite:
 			if f.Obj == argIndex {
@@ -724,6 +736,11 @@ func (p *Package) marshalledObject(data ssa.Value) ssa.Value {
 // elsewhere (fromOutside) were serialized by whoever sent them; an object
 // decoded from them is of no origin the analysis knows, not a manifest.
 func (p *Package) encodingOf(data ssa.Value) (obj ssa.Value, foreign bool) {
+	return p.encodingOfDepth(data, 0)
+}
+
+// encodingOfDepth is encodingOf, callers deep in the walk of callersEncode.
+func (p *Package) encodingOfDepth(data ssa.Value, callers int) (obj ssa.Value, foreign bool) {
 	patched := false
 	for depth := 0; data != nil && depth < maxMarshalChain; depth++ {
 		switch x := strip(data).(type) {
@@ -744,6 +761,10 @@ func (p *Package) encodingOf(data ssa.Value) (obj ssa.Value, foreign bool) {
 				data, patched = doc, true
 				continue
 			}
+			if doc := model.ConvertedDocument(call.Common()); doc != nil {
+				data = doc // yaml.YAMLToJSON(data): the same document
+				continue
+			}
 			return nil, p.fromOutside(data, 0)
 		case *ssa.UnOp:
 			vals := p.VariableValues(x)
@@ -751,13 +772,37 @@ func (p *Package) encodingOf(data ssa.Value) (obj ssa.Value, foreign bool) {
 				return nil, p.fromOutside(data, 0)
 			}
 			data = vals[0]
-		case *ssa.Parameter, *ssa.FreeVar:
+		case *ssa.Parameter:
+			return nil, patched || p.callersEncode(x, callers)
+		case *ssa.FreeVar:
 			return nil, patched
 		default:
 			return nil, p.fromOutside(data, 0)
 		}
 	}
 	return nil, false
+}
+
+// callersEncode reports whether a call of the function in the package
+// passes, for bytes parameter prm, the encoding of an object (through
+// parameters of other functions, maxCallerDepth deep): bytes that may
+// carry the resourceVersion of an object read, not a manifest's.
+func (p *Package) callersEncode(prm *ssa.Parameter, depth int) bool {
+	fn := prm.Parent()
+	if fn == nil || depth >= maxCallerDepth {
+		return false
+	}
+	idx := paramIndex(fn, prm)
+	for _, c := range p.callsOf[fn] {
+		args := c.Common().Args
+		if c.Common().IsInvoke() || idx >= len(args) {
+			continue
+		}
+		if obj, foreign := p.encodingOfDepth(args[idx], depth+1); obj != nil || foreign {
+			return true
+		}
+	}
+	return false
 }
 
 // fromOutside reports whether bytes (or a string) come to the function

@@ -198,6 +198,9 @@ const (
 	// the map it is given (runtime.Unstructured): the object is then what
 	// the map holds, a copy of a typed object made by ToUnstructured.
 	SetUnstructuredContent = "SetUnstructuredContent"
+	// UnmarshalJSON decodes JSON into the object (unstructured.Unstructured
+	// has it): what the bytes encode.
+	UnmarshalJSON = "UnmarshalJSON"
 )
 
 // ObjectMethod returns the name of a method call on an object whose name has
@@ -214,6 +217,10 @@ func ObjectMethod(c *ssa.CallCommon) string {
 		}
 	case DeepCopyInto, SetResourceVersion, SetUnstructuredContent:
 		if sig.Params().Len() == 1 && sig.Results().Len() == 0 {
+			return name
+		}
+	case UnmarshalJSON:
+		if sig.Params().Len() == 1 && sig.Results().Len() == 1 {
 			return name
 		}
 	}

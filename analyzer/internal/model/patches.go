@@ -16,6 +16,29 @@ var encoders = map[string]bool{
 	"encoding/json.Marshal": true,
 	UtilJSON + ".Marshal":   true, // apimachinery's wrapper of encoding/json
 	SigsYAML + ".Marshal":   true, // JSON through the struct's json tags, then YAML
+	// u.MarshalJSON(): the receiver, argument 0 of the call.
+	"(*" + Unstructured + ".Unstructured).MarshalJSON": true,
+}
+
+// byteConverters turn one encoding of a document into another (YAML into
+// JSON and back): the argument that holds the document.
+var byteConverters = map[string]int{
+	SigsYAML + ".YAMLToJSON":       0,
+	SigsYAML + ".YAMLToJSONStrict": 0,
+	SigsYAML + ".JSONToYAML":       0,
+	UtilYAML + ".ToJSON":           0,
+	// sigs.k8s.io/yaml's predecessor, still imported.
+	"github.com/ghodss/yaml.YAMLToJSON": 0,
+	"github.com/ghodss/yaml.JSONToYAML": 0,
+}
+
+// ConvertedDocument returns the argument of a call that converts a
+// document from one encoding to another (yaml.YAMLToJSON(data)), or nil.
+func ConvertedDocument(c *ssa.CallCommon) ssa.Value {
+	if i, ok := byteConverters[CalleeName(c)]; ok && i < len(c.Args) {
+		return c.Args[i]
+	}
+	return nil
 }
 
 // IsEncoder reports whether a call encodes its argument 0 as an object's
