@@ -75,8 +75,8 @@ func checkStaleRead(ck *checker, w *writes.Write) []finding {
 				what = ck.callName(read) + " inside " + r.Name + " reads a lister or informer cache"
 			}
 			out = append(out, finding{pos: pos, end: end,
-				msg: what + ", so every attempt sees the same stale object and " + call +
-					" keeps failing with 409 Conflict; re-read with a client Get inside the retry",
+				msg: what + ", which lags behind the write that caused the conflict, so the attempts can see the same stale object and " + call +
+					" keep failing with 409 Conflict until the retry gives up; re-read with a client Get inside the retry",
 				related: []analysis.RelatedInformation{related(wpos, "the write: %s", call), related(r.Pos(), "the retry: %s", r.Name)}})
 		}
 	}
