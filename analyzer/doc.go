@@ -359,7 +359,8 @@ now. A conflict retry around such a patch never retries (the server has no
 409 to give), and the message says so, with the retry in the related
 information. Reported at the Patch call:
 
-  - controller-runtime client.MergeFrom and client.StrategicMergeFrom, and
+  - controller-runtime client.MergeFrom and client.StrategicMergeFrom (also
+    their bytes, client.MergeFrom(base).Data(obj), sent as a RawPatch), and
     jsonpatch.CreateMergePatch (json-patch v4 and v5),
     strategicpatch.CreateTwoWayMergePatch and the three-way
     jsonmergepatch.CreateThreeWayJSONMergePatch /
@@ -416,13 +417,16 @@ information. Reported at the Patch call:
     NewPatcher(obj, c) ... p.Patch(ctx, obj), as fluxcd/pkg/runtime/patch's
     SerialPatcher does: its constructor stores a copy of the object, and
     Patch sends metadata and spec as a merge patch from it without a
-    lock), and a scope struct that keeps the object and such a patcher
+    lock; so does cluster-api's patch.Helper), and a scope struct that keeps the object and such a patcher
     (scope, err := NewClusterScope(ClusterScopeParams{Cluster: c}) ...
     defer scope.Close(ctx), as the scopes of cluster-api providers do: the
     constructor makes the patcher from the object it keeps, and Close
     patches that object from the patcher's snapshot). The call of the
     helper, where the snapshot and the change are seen, is reported, with
-    the helper's Patch as related information. A wrapper that sends client.MergeFromWithOptimisticLock{},
+    the helper's Patch as related information. A patch deferred, or made
+    in a deferred closure, sends the changes made on the paths that go on
+    to the defer, not those of a branch that returns before it (one that
+    adds a finalizer and patches it at once). A wrapper that sends client.MergeFromWithOptimisticLock{},
     or is given a patch that carries it, is not reported. A patcher's status
     patch is not followed: fluxcd's sends the conditions apart, with a lock
     and a retry, and leaves them out of its status patch, which the

@@ -362,3 +362,50 @@ func (r *ScopeOwnerReconciler) Reconcile(ctx context.Context, req ctrl.Request) 
 	widget.Labels["widgets.example.com/managed"] = "true"
 	return ctrl.Result{}, nil
 }
+
+// RawPatcherReconciler patches through a patcher that sends its merge patch
+// as raw bytes: the finalizer added since the snapshot replaces the whole
+// list.
+type RawPatcherReconciler struct {
+	client.Client
+}
+
+func (r *RawPatcherReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	obj := &widgetsv1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, obj); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	p := kubeutil.NewRawPatcher(obj, r.Client)
+	controllerutil.AddFinalizer(obj, widgetFinalizer)
+	return ctrl.Result{}, p.Patch(ctx, obj) // want `^unconditional-patch: Patch of obj sends a merge patch from NewRawPatcher without a precondition, and the finalizers list of obj changed since the snapshot`
+}
+
+// EarlyFinalizerReconciler adds its finalizer and patches it right away,
+// returning before it defers the patch of everything else: the deferred
+// patch never sends the finalizer change (reported once, at the first
+// patch).
+type EarlyFinalizerReconciler struct {
+	client.Client
+}
+
+func (r *EarlyFinalizerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ctrl.Result, retErr error) {
+	obj := &widgetsv1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, obj); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	p := kubeutil.NewPatcher(obj, r.Client)
+	if !controllerutil.ContainsFinalizer(obj, widgetFinalizer) {
+		controllerutil.AddFinalizer(obj, widgetFinalizer)
+		if err := p.Patch(ctx, obj); err != nil { // want `^unconditional-patch: Patch of obj sends a merge patch from NewPatcher without a precondition, and the finalizers list of obj changed since the snapshot`
+			return ctrl.Result{}, err
+		}
+		return ctrl.Result{Requeue: true}, nil
+	}
+	defer func() {
+		if err := p.Patch(ctx, obj); err != nil && retErr == nil {
+			retErr = err
+		}
+	}()
+	obj.Status.ObservedGeneration = obj.Generation
+	return ctrl.Result{}, nil
+}

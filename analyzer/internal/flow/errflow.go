@@ -247,6 +247,36 @@ func (p *Package) mayRunAfter(x, instr ssa.Instruction) bool {
 	return false
 }
 
+// mayRunBefore reports whether x may run before instr: a later
+// instruction of x's function, or one of a closure of that function that it
+// calls after x, or defers on a path through x (a deferred closure runs when
+// the function returns, so after x when the defer comes before x too; a
+// change on a path that returns before the defer is not seen by it).
+func (p *Package) mayRunBefore(x, instr ssa.Instruction) bool {
+	if instr.Parent() == x.Parent() {
+		return p.mayReach(x, instr)
+	}
+	mc, ok := p.anchor(instr, x.Parent()).(*ssa.MakeClosure)
+	if !ok {
+		return true
+	}
+	for _, r := range ssax.Referrers(mc) {
+		switch r.(type) {
+		case *ssa.Call:
+			if p.mayReach(x, r) {
+				return true
+			}
+		case *ssa.Defer:
+			if p.mayReach(x, r) || p.mayReach(r, x) {
+				return true
+			}
+		default:
+			return true
+		}
+	}
+	return false
+}
+
 // deferredAside reports whether fn is a closure its function defers and
 // that stores into none of the variables it captures (asked of a closure
 // other than the write's own), so that it cannot set the function's named

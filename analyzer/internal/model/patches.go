@@ -163,6 +163,24 @@ func isGlobal(g *ssa.Global, path string) bool {
 
 // IsOptimisticLock reports whether t is client.MergeFromWithOptimisticLock,
 // the MergeFromOption that puts the base's resourceVersion in the patch.
+// PatchData recognises a call of the Data method of a controller-runtime
+// patch (client.Patch, or one of the package's patch types):
+// client.MergeFrom(base).Data(obj) computes the bytes the patch would send
+// for obj. It returns the patch and the object.
+func PatchData(c *ssa.CallCommon) (patch, obj ssa.Value, ok bool) {
+	if c.IsInvoke() {
+		if c.Method.Name() == "Data" && len(c.Args) == 1 && IsNamed(c.Value.Type(), CRClient, "Patch") {
+			return c.Value, c.Args[0], true
+		}
+		return nil, nil, false
+	}
+	fn := c.StaticCallee()
+	if fn == nil || fn.Name() != "Data" || fn.Signature.Recv() == nil || len(c.Args) != 2 || fn.Pkg == nil || fn.Pkg.Pkg.Path() != CRClient {
+		return nil, nil, false
+	}
+	return c.Args[0], c.Args[1], true
+}
+
 func IsOptimisticLock(t types.Type) bool { return isNamed(t, CRClient, "MergeFromWithOptimisticLock") }
 
 // TextFunc is a function that builds the text of patch data.

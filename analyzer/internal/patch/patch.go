@@ -134,6 +134,10 @@ func Raw(typ Type, data ssa.Value, vars Variables) *Info {
 		return info
 	}
 	e := &evaluator{seen: map[ssa.Value]bool{}, vars: vars}
+	// The bytes of a controller-runtime patch?
+	if d := patchData(data, vars); d != nil {
+		return d
+	}
 	// A diff of two marshalled objects?
 	if d := diffOf(data); d != nil {
 		d.Type = typ
@@ -276,6 +280,31 @@ func hasLock(v ssa.Value) bool {
 		}
 	}
 	return false
+}
+
+// patchData recognises patch data a controller-runtime patch computes:
+// client.MergeFrom(base).Data(obj), sent as a RawPatch (cluster-api's patch
+// helper checks the bytes for an empty patch first). It is that patch, the
+// diff from its snapshot to obj when Data is called.
+func patchData(data ssa.Value, vars Variables) *Info {
+	e, ok := strip(data).(*ssa.Extract)
+	if !ok || e.Index != 0 {
+		return nil
+	}
+	call, ok := e.Tuple.(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	p, obj, ok := model.PatchData(call.Common())
+	if !ok {
+		return nil
+	}
+	info := ControllerRuntime(p, vars)
+	if info.Kind != KindDiff {
+		return nil
+	}
+	info.Modified, info.ModifiedAt = obj, call
+	return info
 }
 
 // diffOf recognises patch data computed as the diff of two marshalled

@@ -5,9 +5,11 @@
 package kubeutil
 
 import (
+	"bytes"
 	"context"
 	"errors"
 
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	widgetsv1 "lostupdate.test/crd/apis/widgets/v1"
@@ -82,4 +84,29 @@ func (s *Scope) PatchObject(ctx context.Context) error { // want PatchObject:"wr
 // Close patches what changed in the Widget since the scope was made.
 func (s *Scope) Close(ctx context.Context) error { // want Close:"writes field Widget of #0 with patch returning its error; sends a merge patch from field patcher.before of the receiver to its field Widget, without a lock"
 	return s.PatchObject(ctx)
+}
+
+// RawPatcher keeps a snapshot like Patcher, but sends the bytes of the merge
+// patch as a RawPatch, after checking for an empty one (as cluster-api's
+// patch helper does since v1.11).
+type RawPatcher struct {
+	c      client.Client
+	before client.Object
+}
+
+// NewRawPatcher stores a copy of obj.
+func NewRawPatcher(obj client.Object, c client.Client) *RawPatcher { // want NewRawPatcher:"the constructor stores a copy of parameter 0 in field before"
+	return &RawPatcher{c: c, before: obj.DeepCopyObject().(client.Object)}
+}
+
+// Patch computes the merge patch from the snapshot to obj and sends it.
+func (p *RawPatcher) Patch(ctx context.Context, obj client.Object) error { // want Patch:"reads into #2; writes #2 with patch returning its error; Patch sends a merge patch from field before of the receiver to parameter 2, without a lock"
+	data, err := client.MergeFrom(p.before).Data(obj)
+	if err != nil {
+		return err
+	}
+	if bytes.Equal(data, []byte("{}")) {
+		return nil
+	}
+	return p.c.Patch(ctx, obj, client.RawPatch(types.MergePatchType, data))
 }
