@@ -961,6 +961,11 @@ func (p *Package) handledOnEveryPath(from *ssa.BasicBlock, write ssa.Instruction
 			return next(succ)
 		}
 		if iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
+			if requeued, ok := requeueTest(iff.Cond); ok {
+				// if res.RequeueAfter == 0 { res.RequeueAfter = d }:
+				// the other branch already asks for a requeue.
+				return next(b.Succs[1-requeued])
+			}
 			if phi, ok := iff.Cond.(*ssa.Phi); ok && slices.Contains(flags, phi) {
 				return next(b.Succs[0])
 			}
@@ -1224,6 +1229,51 @@ func setsRequeue(st *ssa.Store) bool {
 		return constant.Sign(c.Value) != 0
 	}
 	return true
+}
+
+// requeueTest recognises a test of whether the reconcile.Result the
+// function is given to fill (a *reconcile.Result parameter) already asks for
+// a requeue: res.RequeueAfter == 0, != 0, > 0, or res.Requeue. It returns
+// the successor (0 or 1) where it does.
+func requeueTest(cond ssa.Value) (int, bool) {
+	field := func(v ssa.Value) (string, bool) {
+		ld, ok := v.(*ssa.UnOp)
+		if !ok || ld.Op != token.MUL {
+			return "", false
+		}
+		fa, ok := ld.X.(*ssa.FieldAddr)
+		if !ok {
+			return "", false
+		}
+		prm, ok := fa.X.(*ssa.Parameter)
+		if !ok {
+			return "", false
+		}
+		ptr, ok := prm.Type().Underlying().(*types.Pointer)
+		if !ok || !model.IsReconcileResult(ptr.Elem()) {
+			return "", false
+		}
+		return fieldName(fa), true
+	}
+	if name, ok := field(cond); ok && name == "Requeue" {
+		return 0, true
+	}
+	bin, ok := cond.(*ssa.BinOp)
+	if !ok {
+		return 0, false
+	}
+	name, ok := field(bin.X)
+	zero, isConst := bin.Y.(*ssa.Const)
+	if !ok || name != "RequeueAfter" || !isConst || zero.Value == nil || constant.Sign(zero.Value) != 0 {
+		return 0, false
+	}
+	switch bin.Op {
+	case token.EQL:
+		return 1, true
+	case token.NEQ, token.GTR:
+		return 0, true
+	}
+	return 0, false
 }
 
 // callSetsRequeue reports whether a call of a function of the package is
