@@ -224,35 +224,12 @@ func (p *Package) CallerGoesOn(write ssa.Instruction) ssa.CallInstruction {
 
 // mayRunAfter reports whether instr may run after x in one run of x's
 // function: a later instruction of the function, or one of a closure of it
-// that the function calls, directly or as an argument, after x (a closure
-// it defers, starts as a goroutine, stores or converts may run any time).
+// that the function calls, directly or as an argument, after x, or defers on
+// a path through x (it runs when the function returns, so after x also when
+// the defer comes first; not after x on a path that returns before the
+// defer). A closure the function starts as a goroutine, stores or converts
+// may run any time.
 func (p *Package) mayRunAfter(x, instr ssa.Instruction) bool {
-	if instr.Parent() == x.Parent() {
-		return p.mayReach(x, instr)
-	}
-	mc, ok := p.anchor(instr, x.Parent()).(*ssa.MakeClosure)
-	if !ok {
-		return true
-	}
-	for _, r := range ssax.Referrers(mc) {
-		switch r.(type) {
-		case *ssa.Call:
-			if p.mayReach(x, r) {
-				return true
-			}
-		default:
-			return true
-		}
-	}
-	return false
-}
-
-// mayRunBefore reports whether x may run before instr: a later
-// instruction of x's function, or one of a closure of that function that it
-// calls after x, or defers on a path through x (a deferred closure runs when
-// the function returns, so after x when the defer comes before x too; a
-// change on a path that returns before the defer is not seen by it).
-func (p *Package) mayRunBefore(x, instr ssa.Instruction) bool {
 	if instr.Parent() == x.Parent() {
 		return p.mayReach(x, instr)
 	}

@@ -262,33 +262,12 @@ func structField(v ssa.Value, field string) ssa.Value {
 	if !ok {
 		return nil
 	}
-	idx := -1
 	for i := 0; i < st.NumFields(); i++ {
 		if st.Field(i).Name() == field {
-			idx = i
+			return storedInField(a, i)
 		}
 	}
-	if idx < 0 {
-		return nil
-	}
-	var val ssa.Value
-	n := 0
-	for _, r := range ssax.Referrers(a) {
-		f, ok := r.(*ssa.FieldAddr)
-		if !ok || f.X != a || f.Field != idx {
-			continue
-		}
-		for _, rr := range ssax.Referrers(f) {
-			if st, ok := rr.(*ssa.Store); ok && st.Addr == f {
-				val = st.Val
-				n++
-			}
-		}
-	}
-	if n != 1 {
-		return nil
-	}
-	return val
+	return nil
 }
 
 // storesOf returns the StoreFacts of the function a call calls.

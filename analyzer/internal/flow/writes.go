@@ -466,11 +466,17 @@ func literalField(fa *ssa.FieldAddr) ssa.Value {
 	if !ok {
 		return nil
 	}
+	return storedInField(a, fa.Field)
+}
+
+// storedInField returns the value stored into field idx of the struct a
+// local variable a holds, when exactly one is.
+func storedInField(a *ssa.Alloc, idx int) ssa.Value {
 	var val ssa.Value
 	n := 0
 	for _, r := range ssax.Referrers(a) {
 		f, ok := r.(*ssa.FieldAddr)
-		if !ok || f.Field != fa.Field {
+		if !ok || f.X != a || f.Field != idx {
 			continue
 		}
 		for _, rr := range ssax.Referrers(f) {

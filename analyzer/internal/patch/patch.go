@@ -287,12 +287,8 @@ func hasLock(v ssa.Value) bool {
 // helper checks the bytes for an empty patch first). It is that patch, the
 // diff from its snapshot to obj when Data is called.
 func patchData(data ssa.Value, vars Variables) *Info {
-	e, ok := strip(data).(*ssa.Extract)
-	if !ok || e.Index != 0 {
-		return nil
-	}
-	call, ok := e.Tuple.(*ssa.Call)
-	if !ok {
+	call := firstResultOf(data)
+	if call == nil {
 		return nil
 	}
 	p, obj, ok := model.PatchData(call.Common())
@@ -307,15 +303,21 @@ func patchData(data ssa.Value, vars Variables) *Info {
 	return info
 }
 
-// diffOf recognises patch data computed as the diff of two marshalled
-// objects: jsonpatch.CreateMergePatch(a, b), strategicpatch.CreateTwoWayMergePatch(a, b, T).
-func diffOf(data ssa.Value) *Info {
-	e, ok := strip(data).(*ssa.Extract)
+// firstResultOf returns the call whose result 0 (of several) v is, or nil.
+func firstResultOf(v ssa.Value) *ssa.Call {
+	e, ok := strip(v).(*ssa.Extract)
 	if !ok || e.Index != 0 {
 		return nil
 	}
-	call, ok := e.Tuple.(*ssa.Call)
-	if !ok {
+	call, _ := e.Tuple.(*ssa.Call)
+	return call
+}
+
+// diffOf recognises patch data computed as the diff of two marshalled
+// objects: jsonpatch.CreateMergePatch(a, b), strategicpatch.CreateTwoWayMergePatch(a, b, T).
+func diffOf(data ssa.Value) *Info {
+	call := firstResultOf(data)
+	if call == nil {
 		return nil
 	}
 	d, ok := model.PatchBuilder(call.Common())
