@@ -224,12 +224,21 @@ func (p *Package) CallerGoesOn(write ssa.Instruction) ssa.CallInstruction {
 
 // mayRunAfter reports whether instr may run after x in one run of x's
 // function: a later instruction of the function, or one of a closure of it
-// that the function calls, directly or as an argument, after x, or defers on
-// a path through x (it runs when the function returns, so after x also when
-// the defer comes first; not after x on a path that returns before the
-// defer). A closure the function starts as a goroutine, stores or converts
-// may run any time.
+// that the function calls, directly or as an argument, after x (a closure
+// it defers, starts as a goroutine, stores or converts may run any time).
 func (p *Package) mayRunAfter(x, instr ssa.Instruction) bool {
+	return p.runsAfter(x, instr, false)
+}
+
+// sentAfter is mayRunAfter for a change x and a write instr that may be in a
+// deferred closure: the closure runs when the function returns, after x only
+// on a path through its defer (before or after x), not on a path that
+// returns before the defer.
+func (p *Package) sentAfter(x, instr ssa.Instruction) bool {
+	return p.runsAfter(x, instr, true)
+}
+
+func (p *Package) runsAfter(x, instr ssa.Instruction, deferPaths bool) bool {
 	if instr.Parent() == x.Parent() {
 		return p.mayReach(x, instr)
 	}
@@ -244,7 +253,7 @@ func (p *Package) mayRunAfter(x, instr ssa.Instruction) bool {
 				return true
 			}
 		case *ssa.Defer:
-			if p.mayReach(x, r) || p.mayReach(r, x) {
+			if !deferPaths || p.mayReach(x, r) || p.mayReach(r, x) {
 				return true
 			}
 		default:

@@ -56,7 +56,7 @@ func (p *Package) Mutations(v ssa.Value, from, to ssa.Instruction) []Mutation {
 		if from != nil && !p.mayReach(from, m.Instr) {
 			continue
 		}
-		if to != nil && !p.mayRunAfter(m.Instr, to) {
+		if to != nil && !p.sentAfter(m.Instr, to) {
 			continue
 		}
 		if from != nil && to != nil && !p.reachesAvoiding(m.Instr, to, from) {
