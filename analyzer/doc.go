@@ -216,7 +216,12 @@ err }), or in a count of failures tested against zero (errCount++ ... if
 errCount > 0 { return err }); a failure path that sets a requeue in the
 reconcile result the function returns (result.RequeueAfter = d, or a
 helper given &result that does, also only when the result does not ask
-for one already: if res.RequeueAfter == 0 { res.RequeueAfter = d }); a return of a reconcile result literal
+for one already: if res.RequeueAfter == 0 { res.RequeueAfter = d }); a
+failure path that writes the same object again with an Update whose error
+it hands on, the object not read again since (the status write's conflict
+only logged, then the finalizer's Update returning its error: the object
+still carries the version that conflicted, so that Update fails with 409
+too); a return of a reconcile result literal
 that asks for a requeue, on every path after the write (return
 ctrl.Result{RequeueAfter: time.Minute}, nil: the next pass writes again);
 a write in a function that a periodic runner runs (wait.Until,

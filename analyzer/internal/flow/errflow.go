@@ -936,6 +936,9 @@ func (p *Package) handledOnEveryPath(from *ssa.BasicBlock, write ssa.Instruction
 		if sinkBlocks[b] {
 			return true
 		}
+		if p.rewritesStale(b, write) {
+			return true
+		}
 		if ends, handled := p.instrsHandOn(b.Instrs, success[b], failed[b], handsOn); ends {
 			return handled
 		}
@@ -1215,6 +1218,62 @@ func setsRequeue(st *ssa.Store) bool {
 		return constant.Sign(c.Value) != 0
 	}
 	return true
+}
+
+// rewritesStale reports whether block b, on a path after write failed,
+// writes the same object again with an Update (itself or through a helper)
+// and hands that write's error on: the object was not read again since, so
+// it still carries the version that conflicted, and the second write fails
+// with 409 too, which reaches the caller.
+func (p *Package) rewritesStale(b *ssa.BasicBlock, write ssa.Instruction) bool {
+	first, ok := write.(ssa.CallInstruction)
+	if !ok || p.rewriteDepth > 0 {
+		return false
+	}
+	var obj ssa.Value
+	for _, ws := range p.writeSites(first) {
+		if ws.Op == model.OpUpdate && ws.Obj != nil {
+			obj = ws.Obj
+		}
+	}
+	if obj == nil {
+		return false
+	}
+	p.rewriteDepth++
+	defer func() { p.rewriteDepth-- }()
+	aliases := p.objectAliases(obj)
+	for _, instr := range b.Instrs {
+		x, ok := instr.(ssa.CallInstruction)
+		if !ok || x == first {
+			continue
+		}
+		for _, ws := range p.writeSites(x) {
+			if ws.Op != model.OpUpdate || ws.Obj == nil || ws.ReadsFirst || ws.Err == nil || !slices.Contains(aliases, strip(ws.Obj)) {
+				continue
+			}
+			if p.mayBeRefilled(aliases, first, x) {
+				continue
+			}
+			if fate, _ := p.ErrorFate(ws.Err, x); fate == Handled {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mayBeRefilled reports whether an object (one of its aliases) may be
+// filled (read into, or refreshed by a successful write) after from and
+// before to, on some path.
+func (p *Package) mayBeRefilled(aliases []ssa.Value, from, to ssa.Instruction) bool {
+	for _, a := range aliases {
+		for _, e := range p.describe(a).events {
+			if e.kind == evFill && e.instr != from && e.instr != to && p.mayReach(from, e.instr) && p.mayReach(e.instr, to) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // requeueTest recognises a test of whether the reconcile.Result the

@@ -107,6 +107,7 @@ type Package struct {
 	informerMemo []informerWatch           // of InformerRewatched (computed on first use)
 
 	overwriteDepth int // recursion guard of overwritten
+	rewriteDepth   int // recursion guard of staleRewrite
 }
 
 // New prepares the analysis of an SSA package. funcs are the source
