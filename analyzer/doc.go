@@ -155,7 +155,11 @@ Update gets no 409 to resend, so it is not reported here. Nor is a write
 through a helper that, on some path, writes a copy of the object it reads
 itself (it re-reads when its caller asks, or on a conflict Gets the object
 and writes the same kind of object again): a retry through it may send a
-fresh version.
+fresh version. A wait poll is a conflict retry when its condition goes on
+after a failure (return false, nil); not when that path is taken only for
+errors of another kind (if !isRetryableAPIError(err) { return false, err
+}, a predicate that is true only on tests such as apierrors.IsTimeout or
+utilnet.IsProbableEOF): a conflict ends the poll with the error.
 
 	pod, err := pods.Get(ctx, name, metav1.GetOptions{})
 	err = retry.RetryOnConflict(retry.DefaultRetry, func() error {

@@ -1269,11 +1269,86 @@ func (p *Package) retriesOnError(v ssa.Value) bool {
 						return true
 					}
 				}
+				if iff, ok := x.Instrs[len(x.Instrs)-1].(*ssa.If); ok {
+					// if !isRetryable(err) { return false, err }: a test
+					// for another kind of error is false for a conflict.
+					if whenFalse, ok := p.otherKindTest(iff.Cond); ok {
+						stack = append(stack, x.Succs[whenFalse])
+						continue
+					}
+				}
 				stack = append(stack, x.Succs...)
 			}
 		}
 	}
 	return false
+}
+
+// otherKindTest recognises a condition that tests an error for a kind other
+// than a conflict, so is false for one: a call the model knows as such a
+// test (apierrors.IsTimeout, IsNotFound, utilnet.IsProbableEOF, ...), the
+// flag of apierrors.SuggestsClientDelay, or a predicate of the package that
+// returns true only on such tests (IsRetryableAPIError, copied from
+// kubernetes' test utils); or its negation. It returns the successor of the
+// If taken when the test is false.
+func (p *Package) otherKindTest(cond ssa.Value) (int, bool) {
+	if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
+		if p.testsOtherKind(u.X, 0) {
+			return 0, true
+		}
+		return 0, false
+	}
+	if p.testsOtherKind(cond, 0) {
+		return 1, true
+	}
+	return 0, false
+}
+
+// testsOtherKind reports whether v is the result of a test of an error for
+// a kind other than a conflict (see otherKindTest); depth bounds the
+// predicates followed.
+func (p *Package) testsOtherKind(v ssa.Value, depth int) bool {
+	if e, ok := v.(*ssa.Extract); ok {
+		v = e.Tuple
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok || p.isConflictCall(call.Common()) {
+		return false
+	}
+	if model.ErrorUseOf(call.Common()) == model.ErrTest {
+		if _, builtin := call.Call.Value.(*ssa.Builtin); !builtin {
+			return true
+		}
+	}
+	fn := callee(call.Common())
+	if depth > 0 || !p.local(fn) || !isPredicate(fn.Signature) || p.summary(fn).ConflictTest {
+		return false
+	}
+	// Every return is a constant, and a true one only where a test of
+	// another kind was true.
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		c, ok := ret.Results[0].(*ssa.Const)
+		if !ok || c.Value == nil {
+			return false
+		}
+		if c.Value.String() == "false" {
+			continue
+		}
+		if len(b.Preds) == 0 {
+			return false
+		}
+		for _, pred := range b.Preds {
+			iff, ok := pred.Instrs[len(pred.Instrs)-1].(*ssa.If)
+			if !ok || pred.Succs[0] != b || !p.testsOtherKind(iff.Cond, depth+1) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // RV0FirstAttempt reports whether a read asks for ResourceVersion "0" only
