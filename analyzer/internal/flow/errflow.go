@@ -919,6 +919,7 @@ func (p *Package) handledOnEveryPath(from *ssa.BasicBlock, write ssa.Instruction
 	}
 	seen := map[state]bool{}
 	conds := p.condPhis(from.Parent())
+	rewritesStale := p.staleRewrites(write)
 	const maxStates = 4096 // beyond it, the error is taken to be lost
 	var walk func(b *ssa.BasicBlock, flags []*ssa.Phi) bool
 	walk = func(b *ssa.BasicBlock, flags []*ssa.Phi) bool {
@@ -936,7 +937,7 @@ func (p *Package) handledOnEveryPath(from *ssa.BasicBlock, write ssa.Instruction
 		if sinkBlocks[b] {
 			return true
 		}
-		if p.rewritesStale(b, write) {
+		if rewritesStale != nil && rewritesStale(b) {
 			return true
 		}
 		if ends, handled := p.instrsHandOn(b.Instrs, success[b], failed[b], handsOn); ends {
@@ -1220,15 +1221,16 @@ func setsRequeue(st *ssa.Store) bool {
 	return true
 }
 
-// rewritesStale reports whether block b, on a path after write failed,
-// writes the same object again with an Update (itself or through a helper)
-// and hands that write's error on: the object was not read again since, so
-// it still carries the version that conflicted, and the second write fails
-// with 409 too, which reaches the caller.
-func (p *Package) rewritesStale(b *ssa.BasicBlock, write ssa.Instruction) bool {
+// staleRewrites returns, for a write that failed, a test of whether a block
+// on a path after it writes the same object again with an Update (itself or
+// through a helper) and hands that write's error on: the object was not read
+// again since, so it still carries the version that conflicted, and the
+// second write fails with 409 too, which reaches the caller. nil when the
+// write is not an Update of an object the analysis sees.
+func (p *Package) staleRewrites(write ssa.Instruction) func(b *ssa.BasicBlock) bool {
 	first, ok := write.(ssa.CallInstruction)
 	if !ok || p.rewriteDepth > 0 {
-		return false
+		return nil
 	}
 	var obj ssa.Value
 	for _, ws := range p.writeSites(first) {
@@ -1237,29 +1239,31 @@ func (p *Package) rewritesStale(b *ssa.BasicBlock, write ssa.Instruction) bool {
 		}
 	}
 	if obj == nil {
+		return nil
+	}
+	aliases := p.objectAliases(obj)
+	return func(b *ssa.BasicBlock) bool {
+		p.rewriteDepth++
+		defer func() { p.rewriteDepth-- }()
+		for _, instr := range b.Instrs {
+			x, ok := instr.(ssa.CallInstruction)
+			if !ok || x == first {
+				continue
+			}
+			for _, ws := range p.writeSites(x) {
+				if ws.Op != model.OpUpdate || ws.Obj == nil || ws.ReadsFirst || ws.Err == nil || !slices.Contains(aliases, strip(ws.Obj)) {
+					continue
+				}
+				if p.mayBeRefilled(aliases, first, x) {
+					continue
+				}
+				if fate, _ := p.ErrorFate(ws.Err, x); fate == Handled {
+					return true
+				}
+			}
+		}
 		return false
 	}
-	p.rewriteDepth++
-	defer func() { p.rewriteDepth-- }()
-	aliases := p.objectAliases(obj)
-	for _, instr := range b.Instrs {
-		x, ok := instr.(ssa.CallInstruction)
-		if !ok || x == first {
-			continue
-		}
-		for _, ws := range p.writeSites(x) {
-			if ws.Op != model.OpUpdate || ws.Obj == nil || ws.ReadsFirst || ws.Err == nil || !slices.Contains(aliases, strip(ws.Obj)) {
-				continue
-			}
-			if p.mayBeRefilled(aliases, first, x) {
-				continue
-			}
-			if fate, _ := p.ErrorFate(ws.Err, x); fate == Handled {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // mayBeRefilled reports whether an object (one of its aliases) may be
