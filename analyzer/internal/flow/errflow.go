@@ -1194,16 +1194,7 @@ func (p *Package) instrsHandOn(instrs []ssa.Instruction, afterSuccess, onFailure
 // field of a reconcile.Result to a value that may not be zero.
 func setsRequeue(st *ssa.Store) bool {
 	fa, ok := st.Addr.(*ssa.FieldAddr)
-	if !ok {
-		return false
-	}
-	ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
-	if !ok || !model.IsReconcileResult(ptr.Elem()) {
-		return false
-	}
-	switch fieldName(fa) {
-	case "Requeue", "RequeueAfter":
-	default:
+	if !ok || requeueField(fa) == "" {
 		return false
 	}
 	c, ok := st.Val.(*ssa.Const)
@@ -1280,6 +1271,20 @@ func (p *Package) mayBeRefilled(aliases []ssa.Value, from, to ssa.Instruction) b
 	return false
 }
 
+// requeueField returns the name of the field a FieldAddr addresses when it
+// is Requeue or RequeueAfter of a reconcile.Result, or "".
+func requeueField(fa *ssa.FieldAddr) string {
+	ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
+	if !ok || !model.IsReconcileResult(ptr.Elem()) {
+		return ""
+	}
+	switch name := fieldName(fa); name {
+	case "Requeue", "RequeueAfter":
+		return name
+	}
+	return ""
+}
+
 // requeueTest recognises a test of whether the reconcile.Result the
 // function is given to fill (a *reconcile.Result parameter) already asks for
 // a requeue: res.RequeueAfter == 0, != 0, > 0, or res.Requeue. It returns
@@ -1294,15 +1299,11 @@ func requeueTest(cond ssa.Value) (int, bool) {
 		if !ok {
 			return "", false
 		}
-		prm, ok := fa.X.(*ssa.Parameter)
-		if !ok {
+		if _, ok := fa.X.(*ssa.Parameter); !ok {
 			return "", false
 		}
-		ptr, ok := prm.Type().Underlying().(*types.Pointer)
-		if !ok || !model.IsReconcileResult(ptr.Elem()) {
-			return "", false
-		}
-		return fieldName(fa), true
+		name := requeueField(fa)
+		return name, name != ""
 	}
 	if name, ok := field(cond); ok && name == "Requeue" {
 		return 0, true

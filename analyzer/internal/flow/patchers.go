@@ -340,15 +340,7 @@ func (p *Package) storesOfField(fn *ssa.Function, ss []StoreFact, res int, field
 		}
 		return ss
 	}
-	var c *ssa.Call
-	idx := 0
-	switch x := strip(val).(type) {
-	case *ssa.Call:
-		c = x
-	case *ssa.Extract:
-		c, _ = x.Tuple.(*ssa.Call)
-		idx = x.Index
-	}
+	c, idx := p.constructorOf(val)
 	if c == nil {
 		return ss
 	}
