@@ -43,8 +43,9 @@ Test code is analysed but not reported, the way gosec leaves tests out:
 a lost update in a test loses no one's data. Test code is a file named
 *_test.go, a file that imports testing or a test framework (ginkgo,
 gomega, testify), such as the helpers of an e2e suite, or a package in a
-test directory of its module: test, tests or testing at the top (or under
-internal/, pkg/ or hack/), a top directory ending in tests, an e2e
+test directory of its module: test, tests or testing at the top or right
+under a directory named internal, pkg or hack at any depth
+(job-scheduler/internal/test), a top directory ending in tests, an e2e
 directory anywhere, or a name only test helpers have (testutil,
 testhelpers, ...), as test/framework, test/e2e/fixture or
 integrationtests/gitjob; a helper file there that imports no test

@@ -301,9 +301,11 @@ func IsTestPackage(path string) bool {
 // IsTestSupportDir reports whether a package directory, given relative to
 // its module's root (slash-separated), holds test code by the conventions
 // of Go repositories:
-//   - at the top (or under internal/, pkg/ or hack/): test, tests, testing,
-//     testenv, testdata, or a name ending in tests or _test (test/framework,
-//     integrationtests/gitjob, internal/test/util);
+//   - at the top, or right under a directory named internal, pkg or hack
+//     (at any depth: a component of a repository keeps its own): test,
+//     tests, testing, testenv, testdata, or a name ending in tests or _test
+//     (test/framework, integrationtests/gitjob, internal/test/util,
+//     job-scheduler/internal/test);
 //   - anywhere: e2e or a name ending in e2e, and names only test helpers
 //     have (testutil, testhelpers, testframework, testfixtures, ...).
 //
@@ -315,7 +317,7 @@ func IsTestPackage(path string) bool {
 func IsTestSupportDir(rel string) bool {
 	els := strings.Split(rel, "/")
 	for i, el := range els {
-		top := i == 0 || i == 1 && (els[0] == "internal" || els[0] == "pkg" || els[0] == "hack")
+		top := i == 0 || els[i-1] == "internal" || els[i-1] == "pkg" || els[i-1] == "hack"
 		switch {
 		case el == "e2e" || strings.HasSuffix(el, "e2e") || testHelperDirs[el]:
 			return true

@@ -214,20 +214,24 @@ func TestLibraryNamesFound(t *testing.T) {
 // that only look like them.
 func TestTestSupportDir(t *testing.T) {
 	for rel, want := range map[string]bool{
-		"test/framework":          true,
-		"test/e2e/fixture":        true,
-		"e2e":                     true,
-		"pkg/util/testutil":       true,
-		"internal/testing":        true,
-		"integrationtests/gitjob": true,
-		"pkg/conformance_test":    true,
-		"":                        false,
-		"pkg/controller":          false,
-		"testcode":                false,
-		"pkg/latest":              false,
-		"internal/envtest":        false,
-		"pkg/controller/contest":  false,
-		"cmd/tester":              false,
+		"test/framework":              true,
+		"test/e2e/fixture":            true,
+		"e2e":                         true,
+		"pkg/util/testutil":           true,
+		"internal/testing":            true,
+		"integrationtests/gitjob":     true,
+		"pkg/conformance_test":        true,
+		"job-scheduler/internal/test": true,
+		"operator/pkg/testing":        true,
+		"":                            false,
+		"pkg/controller":              false,
+		"testcode":                    false,
+		"pkg/latest":                  false,
+		"internal/envtest":            false,
+		"pkg/controller/contest":      false,
+		"cmd/tester":                  false,
+		"controllers/tests":           false,
+		"pkg/controller/tests":        false,
 	} {
 		if got := IsTestSupportDir(rel); got != want {
 			t.Errorf("IsTestSupportDir(%q) = %v, want %v", rel, got, want)
