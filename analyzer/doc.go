@@ -78,7 +78,10 @@ method of it returns, what io.ReadAll reads from a request body, or
 what a function of the package returns that comes so; nor one decoded
 from bytes a parameter holds that a call in the package gives the encoding
 of an object, u.MarshalJSON() or json.Marshal(obj), through yaml.YAMLToJSON
-and parameters of its callers too): the PUT overwrites every change made since the
+and parameters of its callers too; nor one decoded from what a function of
+the package returns when it is given such an encoding, a helper that prunes
+or merges documents, prune(json.Marshal(current.DeepCopy()), requested)):
+the PUT overwrites every change made since the
 object was last read by anyone. Reported at the Update call, or at the call
 of a helper that updates the object it is given, pointing at the helper's
 Update at the end of its chain of calls. A helper of the package itself

@@ -2,12 +2,15 @@ package unconditionalupdate
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
 	sigsyaml "sigs.k8s.io/yaml"
 )
 
@@ -91,5 +94,72 @@ func (d *documentWriter) badResetSCC(ctx context.Context) error {
 	return d.replaceByDocument(ctx, sccGVR, restrictedSCC)
 }
 
+// pruneDocument drops the top-level fields of a document that the
+// requested one does not set, but its metadata, and returns what is left.
+func pruneDocument(current, requested []byte) ([]byte, error) {
+	var cur, req map[string]any
+	if err := json.Unmarshal(current, &cur); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(requested, &req); err != nil {
+		return nil, err
+	}
+	for k := range cur {
+		if _, ok := req[k]; !ok && k != "metadata" {
+			delete(cur, k)
+		}
+	}
+	return json.Marshal(cur)
+}
+
+// A service syncer merges the requested service into the one it reads and
+// prunes the result as documents, then decodes and PUTs it.
+type serviceSyncer struct {
+	cs kubernetes.Interface
+}
+
+// okSyncService: the pruned document is made from the encoding of the
+// service read, so it keeps that resourceVersion and the PUT is
+// conditional.
+func (s *serviceSyncer) okSyncService(ctx context.Context, requested *corev1.Service) error {
+	current, err := s.cs.CoreV1().Services(requested.Namespace).Get(ctx, requested.Name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	merged := current.DeepCopy()
+	merged.Spec.Ports = requested.Spec.Ports
+	mergedJSON, err := json.Marshal(merged)
+	if err != nil {
+		return err
+	}
+	prunedJSON, err := pruneDocument(mergedJSON, []byte(`{"spec":{}}`))
+	if err != nil {
+		return err
+	}
+	pruned := &corev1.Service{}
+	if err := json.Unmarshal(prunedJSON, pruned); err != nil {
+		return err
+	}
+	_, err = s.cs.CoreV1().Services(requested.Namespace).Update(ctx, pruned, metav1.UpdateOptions{})
+	return err
+}
+
+const serviceManifest = `{"apiVersion":"v1","kind":"Service","metadata":{"name":"web","namespace":"default"},"spec":{"ports":[{"port":80}]}}`
+
+// badResetService prunes two manifests: the document has no
+// resourceVersion, and the PUT overwrites whatever the service holds.
+func (s *serviceSyncer) badResetService(ctx context.Context) error {
+	prunedJSON, err := pruneDocument([]byte(serviceManifest), []byte(`{"spec":{}}`))
+	if err != nil {
+		return err
+	}
+	pruned := &corev1.Service{}
+	if err := json.Unmarshal(prunedJSON, pruned); err != nil {
+		return err
+	}
+	_, err = s.cs.CoreV1().Services("default").Update(ctx, pruned, metav1.UpdateOptions{}) // want "^unconditional-update: Update writes pruned, which is decoded from a manifest without a resourceVersion"
+	return err
+}
+
 // The functions above are run by the installer.
-var _ = []any{(*documentWriter).okRemoveUser, (*documentWriter).badResetSCC}
+var _ = []any{(*documentWriter).okRemoveUser, (*documentWriter).badResetSCC, (*serviceSyncer).okSyncService, (*serviceSyncer).badResetService}

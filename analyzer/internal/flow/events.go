@@ -765,6 +765,9 @@ func (p *Package) encodingOfDepth(data ssa.Value, callers int) (obj ssa.Value, f
 				data = doc // yaml.YAMLToJSON(data): the same document
 				continue
 			}
+			if p.transformsEncoding(call, callers) {
+				return nil, true
+			}
 			return nil, p.fromOutside(data, 0)
 		case *ssa.UnOp:
 			vals := p.VariableValues(x)
@@ -781,6 +784,28 @@ func (p *Package) encodingOfDepth(data ssa.Value, callers int) (obj ssa.Value, f
 		}
 	}
 	return nil, false
+}
+
+// transformsEncoding reports whether a call of a function of the package
+// that returns a document is given the encoding of an object (bytes or a
+// string, through the same walk, callers deep): a helper that prunes or
+// merges documents (prune(json.Marshal(current.DeepCopy()), original,
+// requested)) returns one that may keep the object's metadata, its
+// resourceVersion included, not a manifest's.
+func (p *Package) transformsEncoding(call *ssa.Call, callers int) bool {
+	fn := call.Call.StaticCallee()
+	if !p.local(fn) || callers >= maxCallerDepth {
+		return false
+	}
+	for _, a := range call.Call.Args {
+		if !isBytesOrString(a.Type()) {
+			continue
+		}
+		if obj, foreign := p.encodingOfDepth(a, callers+1); obj != nil || foreign {
+			return true
+		}
+	}
+	return false
 }
 
 // callersEncode reports whether a call of the function in the package
