@@ -381,7 +381,9 @@ information. Reported at the Patch call:
     strategicpatch.CreateThreeWayMergePatch of json.Marshal'd read objects
     (from the current object to the modified one), where a list field of
     the object changes between the snapshot and the patch (append, index
-    writes, a sort in place,
+    writes, writes through the address of an element that a helper of the
+    package returns, c := findCondition(obj.Status.Conditions, t); c.Status
+    = x, or through a helper of the package given it, a sort in place,
     controllerutil.AddFinalizer/RemoveFinalizer, meta.SetStatusCondition,
     SetControllerReference/SetOwnerReference (controllerutil's, or ctrl's
     alias), SetFinalizers/SetOwnerReferences (of an Unstructured, of an

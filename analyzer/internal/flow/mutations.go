@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -333,6 +334,15 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 						}
 					}
 				}
+				// c := findCondition(obj.Status.Conditions, t); c.Status = x:
+				// an element changed through the address a helper returns.
+				for _, rr := range ssax.Referrers(r) {
+					if c, ok := rr.(*ssa.Call); ok {
+						for _, w := range p.elemWritesVia(c, r) {
+							out = append(out, Mutation{Instr: w, Field: sub, List: true, Merge: merge})
+						}
+					}
+				}
 				// sort.Strings(obj.Finalizers), slices.SortFunc(obj.Status.Conditions, cmp)
 				for _, c := range sortsOf(r) {
 					out = append(out, Mutation{Instr: c, Field: sub, List: true, Merge: merge})
@@ -464,6 +474,110 @@ func elemWritten(v ssa.Value) bool {
 		}
 	}
 	return false
+}
+
+// elemWritesVia returns the writes through the element address that a call
+// of a function of the package returns when it is given the list l and
+// returns only addresses of its elements, or nil (for i := range conds {
+// if conds[i].Type == t { return &conds[i] } }; return nil): stores to the
+// element or its fields, and calls of functions of the package that store
+// through the address they are given.
+func (p *Package) elemWritesVia(c *ssa.Call, l ssa.Value) []ssa.Instruction {
+	fn := c.Call.StaticCallee()
+	if !p.local(fn) {
+		return nil
+	}
+	k := slices.Index(c.Call.Args, ssa.Value(l))
+	if k < 0 || k >= len(fn.Params) || !returnsElemOf(fn, fn.Params[k]) {
+		return nil
+	}
+	var ptr ssa.Value = c
+	if fn.Signature.Results().Len() > 1 {
+		ptr = nil
+		for _, r := range ssax.Referrers(c) {
+			if e, ok := r.(*ssa.Extract); ok && e.Index == 0 {
+				ptr = e
+			}
+		}
+	}
+	if ptr == nil {
+		return nil
+	}
+	return p.writesThrough(ptr, 0)
+}
+
+// returnsElemOf reports whether every first result of fn is nil or the
+// address of an element of the slice parameter prm.
+func returnsElemOf(fn *ssa.Function, prm *ssa.Parameter) bool {
+	if fn.Signature.Results().Len() == 0 {
+		return false
+	}
+	if _, ok := fn.Signature.Results().At(0).Type().Underlying().(*types.Pointer); !ok {
+		return false
+	}
+	found := false
+	var elemOf func(v ssa.Value, seen map[ssa.Value]bool) bool
+	elemOf = func(v ssa.Value, seen map[ssa.Value]bool) bool {
+		if seen[v] {
+			return true
+		}
+		seen[v] = true
+		switch x := v.(type) {
+		case *ssa.Const:
+			return x.IsNil()
+		case *ssa.IndexAddr:
+			found = true
+			return x.X == prm
+		case *ssa.Phi:
+			for _, e := range x.Edges {
+				if !elemOf(e, seen) {
+					return false
+				}
+			}
+			return true
+		}
+		return false
+	}
+	for _, b := range fn.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(ret.Results) > 0 {
+			if !elemOf(ret.Results[0], map[ssa.Value]bool{}) {
+				return false
+			}
+		}
+	}
+	return found
+}
+
+// writesThrough returns the stores through an address (to it, or to a
+// field inside it) and the calls that give it to a function of the package
+// that stores through that parameter.
+func (p *Package) writesThrough(ptr ssa.Value, depth int) []ssa.Instruction {
+	if depth > maxMutationDepth {
+		return nil
+	}
+	var out []ssa.Instruction
+	for _, r := range ssax.Referrers(ptr) {
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Addr == ptr {
+				out = append(out, r)
+			}
+		case *ssa.FieldAddr:
+			out = append(out, p.writesThrough(r, depth+1)...)
+		case *ssa.Call:
+			fn := r.Call.StaticCallee()
+			if !p.local(fn) {
+				continue
+			}
+			for i, a := range r.Call.Args {
+				if a == ptr && i < len(fn.Params) && len(p.writesThrough(fn.Params[i], depth+1)) > 0 {
+					out = append(out, r)
+					break
+				}
+			}
+		}
+	}
+	return out
 }
 
 // sortsOf returns the calls that reorder, in place, the list v (a load of a

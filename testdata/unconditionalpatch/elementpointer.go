@@ -1,0 +1,113 @@
+package unconditionalpatch
+
+import (
+	"context"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	widgetsv1 "lostupdate.test/crd/apis/widgets/v1"
+)
+
+// findCondition returns the address of the condition of a type in a list,
+// or nil: what is written through it changes the list's element.
+func findCondition(conds []metav1.Condition, t string) *metav1.Condition {
+	for i := range conds {
+		if conds[i].Type == t {
+			return &conds[i]
+		}
+	}
+	return nil
+}
+
+// probe marks a condition as checked, through the address it is given.
+func probe(c *metav1.Condition, healthy bool) {
+	c.Status = metav1.ConditionFalse
+	if healthy {
+		c.Status = metav1.ConditionTrue
+	}
+	c.LastTransitionTime = metav1.NewTime(time.Now())
+}
+
+// A health checker changes one condition of a widget read from the cache,
+// found by a helper, and patches the status.
+type WidgetHealthReconciler struct {
+	client.Client
+}
+
+func (r *WidgetHealthReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	var w widgetsv1.Widget
+	if err := r.Get(ctx, req.NamespacedName, &w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	c := findCondition(w.Status.Conditions, "Healthy")
+	if c == nil {
+		return ctrl.Result{}, nil
+	}
+	base := w.DeepCopy()
+	c.Status = metav1.ConditionFalse
+	return ctrl.Result{}, r.Status().Patch(ctx, &w, client.MergeFrom(base)) // want "^unconditional-patch: Status\\(\\)\\.Patch of w sends a merge patch from MergeFrom without a precondition, and the status\\.conditions list of w changed since the snapshot"
+}
+
+// The same change made by a helper given the element's address.
+type WidgetProbeReconciler struct {
+	client.Client
+}
+
+func (r *WidgetProbeReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	var w widgetsv1.Widget
+	if err := r.Get(ctx, req.NamespacedName, &w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	c := findCondition(w.Status.Conditions, "Healthy")
+	if c == nil {
+		return ctrl.Result{}, nil
+	}
+	base := w.DeepCopy()
+	probe(c, w.Spec.Replicas != nil)
+	return ctrl.Result{}, r.Status().Patch(ctx, &w, client.MergeFrom(base)) // want "^unconditional-patch: Status\\(\\)\\.Patch of w sends a merge patch from MergeFrom without a precondition, and the status\\.conditions list of w changed since the snapshot"
+}
+
+// okProbeLocked: the same, with the optimistic lock, fails with 409 when
+// the list changed meanwhile.
+func (r *WidgetProbeReconciler) okProbeLocked(ctx context.Context, w *widgetsv1.Widget) error {
+	c := findCondition(w.Status.Conditions, "Healthy")
+	if c == nil {
+		return nil
+	}
+	base := w.DeepCopy()
+	probe(c, true)
+	return r.Status().Patch(ctx, w, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{}))
+}
+
+// okProbeReadOnly only reads the element the helper finds; the patch
+// sends a label, set blind.
+func (r *WidgetProbeReconciler) okProbeReadOnly(ctx context.Context, w *widgetsv1.Widget) error {
+	c := findCondition(w.Status.Conditions, "Healthy")
+	if c == nil || c.Status == metav1.ConditionTrue {
+		return nil
+	}
+	base := w.DeepCopy()
+	if w.Labels == nil {
+		w.Labels = map[string]string{}
+	}
+	w.Labels["example.com/unhealthy"] = "true"
+	return r.Patch(ctx, w, client.MergeFrom(base))
+}
+
+// okProbeOwnList: the helper finds an element of a list the controller
+// built, not of the object's; the patch sends a label.
+func (r *WidgetProbeReconciler) okProbeOwnList(ctx context.Context, w *widgetsv1.Widget) error {
+	desired := []metav1.Condition{{Type: "Healthy"}}
+	base := w.DeepCopy()
+	probe(findCondition(desired, "Healthy"), true)
+	if w.Labels == nil {
+		w.Labels = map[string]string{}
+	}
+	w.Labels["example.com/healthy"] = string(desired[0].Status)
+	return r.Patch(ctx, w, client.MergeFrom(base))
+}
+
+var _ = []any{(*WidgetProbeReconciler).okProbeLocked, (*WidgetProbeReconciler).okProbeReadOnly, (*WidgetProbeReconciler).okProbeOwnList}
