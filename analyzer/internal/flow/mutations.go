@@ -316,29 +316,28 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 			}
 			switch {
 			case isSlice:
-				// obj.Spec.Ports[i] = x, obj.Spec.Ports[i].Port = x
-				for _, rr := range ssax.Referrers(r) {
-					if ia, ok := rr.(*ssa.IndexAddr); ok && ia.X == r {
-						if elemWritten(ia) {
-							m := Mutation{Instr: ia, Field: sub, List: true, Merge: merge}
-							if merge {
-								// A strategic merge patch merges this list by
-								// key, but a list inside an element that is
-								// not merged is replaced whole:
-								// containers[0].args.
-								if field, ok := replacedListIn(ia, sub); ok {
-									m.Field, m.Merge = field, false
-								}
-							}
-							out = append(out, m)
-						}
-					}
-				}
-				// c := findCondition(obj.Status.Conditions, t); c.Status = x:
+				// obj.Spec.Ports[i] = x, obj.Spec.Ports[i].Port = x; and
+				// c := findCondition(obj.Status.Conditions, t); c.Status = x,
 				// an element changed through the address a helper returns.
 				for _, rr := range ssax.Referrers(r) {
-					if c, ok := rr.(*ssa.Call); ok {
-						for _, w := range p.elemWritesVia(c, r) {
+					switch rr := rr.(type) {
+					case *ssa.IndexAddr:
+						if rr.X != r || !elemWritten(rr) {
+							continue
+						}
+						m := Mutation{Instr: rr, Field: sub, List: true, Merge: merge}
+						if merge {
+							// A strategic merge patch merges this list by
+							// key, but a list inside an element that is
+							// not merged is replaced whole:
+							// containers[0].args.
+							if field, ok := replacedListIn(rr, sub); ok {
+								m.Field, m.Merge = field, false
+							}
+						}
+						out = append(out, m)
+					case *ssa.Call:
+						for _, w := range p.elemWritesVia(rr, r) {
 							out = append(out, Mutation{Instr: w, Field: sub, List: true, Merge: merge})
 						}
 					}
@@ -460,21 +459,7 @@ func emptyList(v ssa.Value) bool {
 
 // elemWritten reports whether an element address of a slice is stored to,
 // directly or through one of its fields.
-func elemWritten(v ssa.Value) bool {
-	for _, r := range ssax.Referrers(v) {
-		switch r := r.(type) {
-		case *ssa.Store:
-			if r.Addr == v {
-				return true
-			}
-		case *ssa.FieldAddr:
-			if elemWritten(r) {
-				return true
-			}
-		}
-	}
-	return false
-}
+func elemWritten(v ssa.Value) bool { return len(writesThrough(nil, v, 0)) > 0 }
 
 // elemWritesVia returns the writes through the element address that a call
 // of a function of the package returns when it is given the list l and
@@ -503,7 +488,7 @@ func (p *Package) elemWritesVia(c *ssa.Call, l ssa.Value) []ssa.Instruction {
 	if ptr == nil {
 		return nil
 	}
-	return p.writesThrough(ptr, 0)
+	return writesThrough(p, ptr, 0)
 }
 
 // returnsElemOf reports whether every first result of fn is nil or the
@@ -549,9 +534,9 @@ func returnsElemOf(fn *ssa.Function, prm *ssa.Parameter) bool {
 }
 
 // writesThrough returns the stores through an address (to it, or to a
-// field inside it) and the calls that give it to a function of the package
-// that stores through that parameter.
-func (p *Package) writesThrough(ptr ssa.Value, depth int) []ssa.Instruction {
+// field inside it) and, when helpers is not nil, the calls that give it to
+// a function of that package that stores through that parameter.
+func writesThrough(helpers *Package, ptr ssa.Value, depth int) []ssa.Instruction {
 	if depth > maxMutationDepth {
 		return nil
 	}
@@ -563,14 +548,14 @@ func (p *Package) writesThrough(ptr ssa.Value, depth int) []ssa.Instruction {
 				out = append(out, r)
 			}
 		case *ssa.FieldAddr:
-			out = append(out, p.writesThrough(r, depth+1)...)
+			out = append(out, writesThrough(helpers, r, depth+1)...)
 		case *ssa.Call:
 			fn := r.Call.StaticCallee()
-			if !p.local(fn) {
+			if helpers == nil || !helpers.local(fn) {
 				continue
 			}
 			for i, a := range r.Call.Args {
-				if a == ptr && i < len(fn.Params) && len(p.writesThrough(fn.Params[i], depth+1)) > 0 {
+				if a == ptr && i < len(fn.Params) && len(writesThrough(helpers, fn.Params[i], depth+1)) > 0 {
 					out = append(out, r)
 					break
 				}
