@@ -481,7 +481,9 @@ timestamp is set (obj.DeletionTimestamp != nil,
 returns such a test of the object it is given, isTerminating(obj) with
 return o != nil && o.DeletionTimestamp != nil, or h.IsDeleted(job) through
 an interface whose every method of that name in the package is such a
-predicate, or after a return from their
+predicate, or a boolean kept from a conjunction with such a test,
+tearingDown := obj.DeletionTimestamp != nil && ownerGone(), or after a
+return from their
 negation, or after a dereference of the timestamp such as
 obj.DeletionTimestamp.Add(delay), which panics unless it is set, as in a
 controller whose predicate lets only objects being deleted through; or in a helper given the object or a deep copy of
@@ -490,7 +492,10 @@ it, when every caller in the package calls it so or passes nil for it
 through an interface included, a generic one such as Handler[T] in a
 reconcile loop shared by several kinds too (a method with an unexported
 name can be called only from its package; one with an exported name is
-judged by the calls its package makes); or in a closure made
+judged by the calls its package makes), or given a struct of the program
+whose field holds the object (oc.Group, a field the helper never sets),
+when every caller so tests that field of the struct it passes; or in a
+closure made
 there, such as a retried function that reads the object again), whether the
 patch runs in that branch or after it (the removal made there, the patch
 sent later: a deletion timestamp is never unset), and whether the

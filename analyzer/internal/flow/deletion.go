@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+	"github.com/lostupdate/lostupdate/analyzer/internal/ssax"
 )
 
 // WhileDeleting reports whether instruction at runs only when the deletion
@@ -21,7 +22,10 @@ import (
 // through an interface: addInvokes) runs so with the object it passes (or
 // with a deep copy made where its original is being deleted), or passes
 // nil (an exported one too: the calls of another package are not seen,
-// and those of its own package say what it is for); or, in a closure, when the
+// and those of its own package say what it is for); or, in a function
+// given a struct whose field it loads the object from (oc.Group), when
+// every call runs so with that field of the struct it passes
+// (fieldDeleting); or, in a closure, when the
 // closure is made so (a deletion timestamp is never unset, so a closure
 // made for an object being deleted runs while it is, whenever it is called,
 // even after it reads the object again).
@@ -59,23 +63,116 @@ func (p *Package) whileDeleting(v ssa.Value, at ssa.Instruction, depth int) bool
 	if mc := p.made[fn]; mc != nil {
 		return depth < maxParamReadDepth && p.whileDeleting(v, mc, depth+1)
 	}
-	if len(params) != 1 || depth >= maxParamReadDepth || fn.Object() == nil {
+	if depth >= maxParamReadDepth || fn.Object() == nil {
 		return false
 	}
+	if len(params) == 0 {
+		// The object is a field of a struct the function is given
+		// (oc.Group): its callers test that field of what they pass.
+		prm, field, ok := p.paramField(obj, fn)
+		if !ok {
+			return false
+		}
+		return p.callersDeleting(prm, func(arg ssa.Value, c ssa.CallInstruction) bool {
+			return p.fieldDeleting(arg, field, c, depth+1)
+		})
+	}
+	if len(params) != 1 {
+		return false
+	}
+	return p.callersDeleting(params[0], func(arg ssa.Value, c ssa.CallInstruction) bool {
+		return p.whileDeleting(arg, c, depth+1)
+	})
+}
+
+// callersDeleting reports whether the function of prm has calls in the
+// package, and each passes nil for prm or passes an argument for which
+// deleting holds at the call.
+func (p *Package) callersDeleting(prm *ssa.Parameter, deleting func(arg ssa.Value, c ssa.CallInstruction) bool) bool {
+	fn := prm.Parent()
 	calls := slices.Concat(p.callsOf[fn], p.dispatchCalls(fn))
 	if len(calls) == 0 {
 		return false
 	}
 	for _, c := range calls {
-		arg := argFor(c.Common(), params[0])
+		arg := argFor(c.Common(), prm)
 		if k, ok := arg.(*ssa.Const); ok && k.IsNil() {
 			continue // no object: the write of it does not run (or panics)
 		}
-		if arg == nil || !p.whileDeleting(arg, c, depth+1) {
+		if arg == nil || !deleting(arg, c) {
 			return false
 		}
 	}
 	return true
+}
+
+// paramField finds, among the objects, a load of a reference field of a
+// struct of the program that fn is given as a parameter (oc.Group, with oc
+// a parameter) and never sets: every load of it is the one object its
+// callers put there.
+func (p *Package) paramField(obj map[ssa.Value]bool, fn *ssa.Function) (*ssa.Parameter, int, bool) {
+	for v := range obj {
+		ld, ok := v.(*ssa.UnOp)
+		if !ok || ld.Op != token.MUL {
+			continue
+		}
+		fa, ok := ld.X.(*ssa.FieldAddr)
+		if !ok {
+			continue
+		}
+		prm, ok := strip(fa.X).(*ssa.Parameter)
+		if !ok || prm.Parent() != fn {
+			continue
+		}
+		if vals, ok := p.wrapperField(fa); ok && len(vals) == 0 {
+			return prm, fa.Field, true
+		}
+	}
+	return nil, 0, false
+}
+
+// fieldDeleting reports whether at runs only while the object in field
+// field of the struct base refers to is being deleted: at is in a branch
+// of a test of the deletion timestamp of a load of that field in at's
+// function, which sets nothing into the field, or base is a parameter and
+// this holds at every call of the function.
+func (p *Package) fieldDeleting(base ssa.Value, field int, at ssa.Instruction, depth int) bool {
+	if at.Block() == nil || !wrapper(base) {
+		return false
+	}
+	obj := map[ssa.Value]bool{}
+	for _, b := range p.aliases(base) {
+		for _, r := range ssax.Referrers(b) {
+			fa, ok := r.(*ssa.FieldAddr)
+			if !ok || fa.X != b || fa.Field != field {
+				continue
+			}
+			for _, rr := range ssax.Referrers(fa) {
+				switch x := rr.(type) {
+				case *ssa.Store:
+					if x.Addr == fa {
+						return false // the function puts another object there
+					}
+				case *ssa.UnOp:
+					if x.Op == token.MUL {
+						for _, a := range p.objectAliases(x) {
+							obj[a] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	if len(obj) > 0 && (p.branchDeleting(obj, at) || derefDeleting(obj, at)) {
+		return true
+	}
+	prm, ok := strip(base).(*ssa.Parameter)
+	if !ok || prm.Parent() != at.Parent() || depth >= maxParamReadDepth || prm.Parent().Object() == nil {
+		return false
+	}
+	return p.callersDeleting(prm, func(arg ssa.Value, c ssa.CallInstruction) bool {
+		return p.fieldDeleting(arg, field, c, depth+1)
+	})
 }
 
 // ReadBase returns the object a read of one of its fields (a load of
@@ -102,6 +199,10 @@ func ReadBase(r ssa.Instruction) ssa.Value {
 // branchDeleting reports whether at runs only in a branch of its function
 // where the deletion timestamp of one of the objects is set.
 func (p *Package) branchDeleting(obj map[ssa.Value]bool, at ssa.Instruction) bool {
+	return p.branchDeletingAt(obj, at, 0)
+}
+
+func (p *Package) branchDeletingAt(obj map[ssa.Value]bool, at ssa.Instruction, depth int) bool {
 	for b := at.Block(); b != nil; b = b.Idom() {
 		if len(b.Preds) != 1 {
 			continue
@@ -111,7 +212,7 @@ func (p *Package) branchDeleting(obj map[ssa.Value]bool, at ssa.Instruction) boo
 		if !ok || pred.Succs[0] == pred.Succs[1] {
 			continue
 		}
-		setIfTrue, ok := p.deletionTest(ifi.Cond, obj, 0)
+		setIfTrue, ok := p.deletionTest(ifi.Cond, obj, depth)
 		if ok && (b == pred.Succs[0]) == setIfTrue {
 			return true
 		}
@@ -153,6 +254,8 @@ func derefDeleting(obj map[ssa.Value]bool, at ssa.Instruction) bool {
 // result is such a test of its parameter: deletingPredicate).
 func (p *Package) deletionTest(cond ssa.Value, obj map[ssa.Value]bool, depth int) (setIfTrue, ok bool) {
 	switch x := cond.(type) {
+	case *ssa.Phi:
+		return p.deletingConjunction(x, obj, depth)
 	case *ssa.UnOp:
 		if x.Op == token.NOT {
 			set, ok := p.deletionTest(x.X, obj, depth)
@@ -188,6 +291,30 @@ func (p *Package) deletionTest(cond ssa.Value, obj map[ssa.Value]bool, depth int
 		}
 	}
 	return false, false
+}
+
+// deletingConjunction recognises a boolean kept from a conjunction with a
+// test of the deletion timestamp (tearingDown := obj.DeletionTimestamp !=
+// nil && ownerGone()): a phi that is true only through edges that come
+// from where the timestamp is set, or that are tests true when it is.
+func (p *Package) deletingConjunction(phi *ssa.Phi, obj map[ssa.Value]bool, depth int) (setIfTrue, ok bool) {
+	if depth >= maxParamReadDepth || len(phi.Edges) != len(phi.Block().Preds) {
+		return false, false
+	}
+	for i, e := range phi.Edges {
+		if k, isConst := e.(*ssa.Const); isConst && k.Value != nil && k.Value.Kind() == constant.Bool && !constant.BoolVal(k.Value) {
+			continue // never true through this edge
+		}
+		if set, isTest := p.deletionTest(e, obj, depth+1); isTest && set {
+			continue
+		}
+		pred := phi.Block().Preds[i]
+		if p.branchDeletingAt(obj, pred.Instrs[len(pred.Instrs)-1], depth+1) {
+			continue
+		}
+		return false, false
+	}
+	return true, true
 }
 
 // deletingMethod is deletingPredicate for a call through an interface

@@ -1,0 +1,91 @@
+package unconditionalpatch
+
+import (
+	"context"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+
+	widgetsv1 "lostupdate.test/crd/apis/widgets/v1"
+)
+
+// A context struct holds the object a reconcile is for, and its helpers
+// reach it through the field. A helper that only removes a finalizer, and
+// that every caller runs where the deletion timestamp of that field's
+// object is set, removes it from an object being deleted.
+type groupContext struct {
+	client client.Client
+	ctx    context.Context
+	group  *widgetsv1.Widget
+}
+
+func (gc *groupContext) reconcileGroup() error {
+	if gc.group.DeletionTimestamp != nil {
+		return gc.finalizeGroup()
+	}
+	return gc.ensureGroupFinalizer()
+}
+
+// finalizeGroup tests nothing itself: its caller runs it only for a group
+// being deleted.
+func (gc *groupContext) finalizeGroup() error {
+	if gc.ownerGone() {
+		return gc.releaseGroup()
+	}
+	return gc.releaseGroup()
+}
+
+// reconcileOrphan tests the deletion timestamp once, in a conjunction it
+// keeps, and releases the group in a branch of the result.
+func (gc *groupContext) reconcileOrphan() error {
+	tearingDown := gc.group.DeletionTimestamp != nil && gc.ownerGone()
+	if gc.group.Spec.Replicas == nil {
+		if tearingDown {
+			return gc.releaseGroup()
+		}
+		return nil
+	}
+	return nil
+}
+
+func (gc *groupContext) ownerGone() bool { return gc.group.Labels["owner"] == "" }
+
+// releaseGroup removes the group's finalizer.
+func (gc *groupContext) releaseGroup() error {
+	w := gc.group
+	if !controllerutil.ContainsFinalizer(w, widgetFinalizer) {
+		return nil
+	}
+	patch := client.MergeFrom(w.DeepCopy())
+	controllerutil.RemoveFinalizer(w, widgetFinalizer)
+	return gc.client.Patch(gc.ctx, w, patch)
+}
+
+// The control: the same removal, with a caller whose test is a
+// disjunction, which holds for a group not being deleted as well.
+func (gc *groupContext) reconcileStale() error {
+	stale := gc.group.DeletionTimestamp != nil || gc.ownerGone()
+	if stale {
+		return gc.releaseLease()
+	}
+	return nil
+}
+
+// releaseLease removes the lease finalizer from the group.
+func (gc *groupContext) releaseLease() error {
+	w := gc.group
+	patch := client.MergeFrom(w.DeepCopy())
+	controllerutil.RemoveFinalizer(w, widgetFinalizer)
+	return gc.client.Patch(gc.ctx, w, patch) // want `^unconditional-patch: Patch of w .*finalizers`
+}
+
+// ensureGroupFinalizer adds the finalizer: a positive control whatever
+// its caller tests.
+func (gc *groupContext) ensureGroupFinalizer() error {
+	w := gc.group
+	patch := client.MergeFrom(w.DeepCopy())
+	controllerutil.AddFinalizer(w, widgetFinalizer)
+	return gc.client.Patch(gc.ctx, w, patch) // want `^unconditional-patch: Patch of w .*finalizers`
+}
+
+var _ = []any{(*groupContext).reconcileGroup, (*groupContext).reconcileOrphan, (*groupContext).reconcileStale}
