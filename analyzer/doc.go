@@ -118,6 +118,10 @@ An object the function allocates into a reference field of a struct of
 the program's own (r.Instance = &T{}) and reads into through that field
 (Get(ctx, key, r.Instance)) is read: each use of r.Instance loads the
 same object, as long as the function stores nothing else in the field.
+So is a reference field of such a struct that the function never sets
+(cand.obj, the object a List gave, kept in a struct the function is
+given): every load of it is the one object it holds, and a change made
+through one load is a change of what another load sends.
 What a branch puts into an object does not reach a write on the other
 branch of the same test: in if notFound { obj = T{...} } ... if notFound {
 Create(&obj) } else { Update(&obj) }, the Update sends the object read.

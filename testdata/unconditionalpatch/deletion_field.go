@@ -23,7 +23,10 @@ func (gc *groupContext) reconcileGroup() error {
 	if gc.group.DeletionTimestamp != nil {
 		return gc.finalizeGroup()
 	}
-	return gc.ensureGroupFinalizer()
+	if err := gc.ensureGroupFinalizer(); err != nil {
+		return err
+	}
+	return gc.ensureCleanupFinalizer()
 }
 
 // finalizeGroup tests nothing itself: its caller runs it only for a group
@@ -31,6 +34,9 @@ func (gc *groupContext) reconcileGroup() error {
 func (gc *groupContext) finalizeGroup() error {
 	if gc.ownerGone() {
 		return gc.releaseGroup()
+	}
+	if err := gc.releaseCleanup(); err != nil {
+		return err
 	}
 	return gc.releaseGroup()
 }
@@ -86,6 +92,26 @@ func (gc *groupContext) ensureGroupFinalizer() error {
 	patch := client.MergeFrom(w.DeepCopy())
 	controllerutil.AddFinalizer(w, widgetFinalizer)
 	return gc.client.Patch(gc.ctx, w, patch) // want `^unconditional-patch: Patch of w .*finalizers`
+}
+
+// releaseCleanup and ensureCleanupFinalizer load the group anew at each
+// use: every load of the field is the one group.
+func (gc *groupContext) releaseCleanup() error {
+	if !controllerutil.ContainsFinalizer(gc.group, "cleanup") {
+		return nil
+	}
+	patch := client.MergeFrom(gc.group.DeepCopy())
+	controllerutil.RemoveFinalizer(gc.group, "cleanup")
+	return gc.client.Patch(gc.ctx, gc.group, patch)
+}
+
+func (gc *groupContext) ensureCleanupFinalizer() error {
+	if controllerutil.ContainsFinalizer(gc.group, "cleanup") {
+		return nil
+	}
+	patch := client.MergeFrom(gc.group.DeepCopy())
+	controllerutil.AddFinalizer(gc.group, "cleanup")
+	return gc.client.Patch(gc.ctx, gc.group, patch) // want `^unconditional-patch: Patch of gc\.group .*finalizers`
 }
 
 var _ = []any{(*groupContext).reconcileGroup, (*groupContext).reconcileOrphan, (*groupContext).reconcileStale}

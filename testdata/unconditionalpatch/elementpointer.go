@@ -110,4 +110,38 @@ func (r *WidgetProbeReconciler) okProbeOwnList(ctx context.Context, w *widgetsv1
 	return r.Patch(ctx, w, client.MergeFrom(base))
 }
 
-var _ = []any{(*WidgetProbeReconciler).okProbeLocked, (*WidgetProbeReconciler).okProbeReadOnly, (*WidgetProbeReconciler).okProbeOwnList}
+// A monitoring candidate holds the widget a List gave; each use of
+// cand.widget loads the field again.
+type monitoringCandidate struct {
+	widget *widgetsv1.Widget
+	since  time.Time
+}
+
+// badCheckCandidate changes a condition of the candidate's widget and
+// patches it: every load of cand.widget is the one widget.
+func (r *WidgetProbeReconciler) badCheckCandidate(ctx context.Context, cand *monitoringCandidate) error {
+	c := findCondition(cand.widget.Status.Conditions, "Healthy")
+	if c == nil {
+		return nil
+	}
+	base := cand.widget.DeepCopy()
+	probe(c, time.Since(cand.since) < time.Minute)
+	return r.Status().Patch(ctx, cand.widget, client.MergeFrom(base)) // want "^unconditional-patch: Status\\(\\)\\.Patch of cand\\.widget sends a merge patch from MergeFrom without a precondition, and the status\\.conditions list of cand\\.widget changed since the snapshot"
+}
+
+// okCheckCopy gives the candidate a copy of its widget before it takes the
+// snapshot: the condition changed is the old widget's, and the patch of
+// the copy sends no change of the list.
+func (r *WidgetProbeReconciler) okCheckCopy(ctx context.Context, cand *monitoringCandidate) error {
+	c := findCondition(cand.widget.Status.Conditions, "Healthy")
+	if c == nil {
+		return nil
+	}
+	cand.widget = cand.widget.DeepCopy()
+	base := cand.widget.DeepCopy()
+	probe(c, true)
+	return r.Status().Patch(ctx, cand.widget, client.MergeFrom(base))
+}
+
+var _ = []any{(*WidgetProbeReconciler).okProbeLocked, (*WidgetProbeReconciler).okProbeReadOnly, (*WidgetProbeReconciler).okProbeOwnList,
+	(*WidgetProbeReconciler).badCheckCandidate, (*WidgetProbeReconciler).okCheckCopy}

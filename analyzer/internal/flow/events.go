@@ -34,6 +34,9 @@ func (p *Package) aliases(v ssa.Value) []ssa.Value {
 				out = append(out, y)
 			}
 		}
+		for _, ld := range p.unsetFieldLoads(x) {
+			push(ld)
+		}
 		for _, r := range *refs {
 			switch r := r.(type) {
 			case *ssa.MakeInterface:
@@ -116,6 +119,33 @@ func (p *Package) soleFieldLoads(fa *ssa.FieldAddr, x ssa.Value) []ssa.Value {
 		for _, rr := range ssax.Referrers(f) {
 			if ld, isLoad := rr.(*ssa.UnOp); isLoad && ld.Op == token.MUL {
 				loads = append(loads, ld)
+			}
+		}
+	}
+	return loads
+}
+
+// unsetFieldLoads returns, for a load of a reference field of the
+// program's own struct (cand.obj) that the function never sets, the other
+// loads of that field of the same struct: each use of cand.obj loads it
+// again, and all refer to the one object the struct holds.
+func (p *Package) unsetFieldLoads(x ssa.Value) []ssa.Value {
+	ld, ok := x.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return nil
+	}
+	fa, ok := ld.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil
+	}
+	if vals, ok := p.wrapperField(fa); !ok || len(vals) > 0 {
+		return nil
+	}
+	var loads []ssa.Value
+	for _, f := range p.sameFields(fa) {
+		for _, rr := range ssax.Referrers(f) {
+			if l, isLoad := rr.(*ssa.UnOp); isLoad && l.Op == token.MUL && l != ld {
+				loads = append(loads, l)
 			}
 		}
 	}
