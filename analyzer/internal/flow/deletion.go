@@ -109,26 +109,31 @@ func (p *Package) callersDeleting(prm *ssa.Parameter, deleting func(arg ssa.Valu
 // paramField finds, among the objects, a load of a reference field of a
 // struct of the program that fn is given as a parameter (oc.Group, with oc
 // a parameter) and never sets: every load of it is the one object its
-// callers put there.
-func (p *Package) paramField(obj map[ssa.Value]bool, fn *ssa.Function) (*ssa.Parameter, int, bool) {
+// callers put there. ok is false unless all such loads are of one field of
+// one parameter.
+func (p *Package) paramField(obj map[ssa.Value]bool, fn *ssa.Function) (prm *ssa.Parameter, field int, ok bool) {
 	for v := range obj {
-		ld, ok := v.(*ssa.UnOp)
-		if !ok || ld.Op != token.MUL {
+		ld, isLoad := v.(*ssa.UnOp)
+		if !isLoad || ld.Op != token.MUL {
 			continue
 		}
-		fa, ok := ld.X.(*ssa.FieldAddr)
-		if !ok {
+		fa, isField := ld.X.(*ssa.FieldAddr)
+		if !isField {
 			continue
 		}
-		prm, ok := strip(fa.X).(*ssa.Parameter)
-		if !ok || prm.Parent() != fn {
+		q, isParam := strip(fa.X).(*ssa.Parameter)
+		if !isParam || q.Parent() != fn {
 			continue
 		}
-		if vals, ok := p.wrapperField(fa); ok && len(vals) == 0 {
-			return prm, fa.Field, true
+		if vals, isWrapped := p.wrapperField(fa); !isWrapped || len(vals) > 0 {
+			continue
 		}
+		if ok && (q != prm || fa.Field != field) {
+			return nil, 0, false
+		}
+		prm, field, ok = q, fa.Field, true
 	}
-	return nil, 0, false
+	return prm, field, ok
 }
 
 // fieldDeleting reports whether at runs only while the object in field
