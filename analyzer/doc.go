@@ -385,7 +385,9 @@ information. Reported at the Patch call:
     strategicpatch.CreateThreeWayMergePatch of json.Marshal'd read objects
     (from the current object to the modified one), where a list field of
     the object changes between the snapshot and the patch (append, index
-    writes, writes through the address of an element that a helper of the
+    writes, an element's address given to a helper of the package that
+    writes through it, probe(&obj.Status.Conditions[i]), writes through
+    the address of an element that a helper of the
     package returns, c := findCondition(obj.Status.Conditions, t); c.Status
     = x, or through a helper of the package given it, a sort in place,
     controllerutil.AddFinalizer/RemoveFinalizer, meta.SetStatusCondition,

@@ -143,5 +143,36 @@ func (r *WidgetProbeReconciler) okCheckCopy(ctx context.Context, cand *monitorin
 	return r.Status().Patch(ctx, cand.widget, client.MergeFrom(base))
 }
 
+// badProbeInline gives the helper the element's address inline.
+func (r *WidgetProbeReconciler) badProbeInline(ctx context.Context, w *widgetsv1.Widget) error {
+	base := w.DeepCopy()
+	for i := range w.Status.Conditions {
+		if w.Status.Conditions[i].Type == "Healthy" {
+			probe(&w.Status.Conditions[i], true)
+		}
+	}
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want "^unconditional-patch: Status\\(\\)\\.Patch of w sends a merge patch from MergeFrom without a precondition, and the status\\.conditions list of w changed since the snapshot"
+}
+
+// healthy only reads the condition it is given.
+func healthy(c *metav1.Condition) bool { return c.Status == metav1.ConditionTrue }
+
+// okInlineReadOnly gives the element's address inline to a helper that
+// only reads it; the patch sends a label, set blind.
+func (r *WidgetProbeReconciler) okInlineReadOnly(ctx context.Context, w *widgetsv1.Widget) error {
+	base := w.DeepCopy()
+	for i := range w.Status.Conditions {
+		if w.Status.Conditions[i].Type == "Healthy" && !healthy(&w.Status.Conditions[i]) {
+			if w.Labels == nil {
+				w.Labels = map[string]string{}
+			}
+			w.Labels["example.com/unhealthy"] = "true"
+		}
+	}
+	return r.Patch(ctx, w, client.MergeFrom(base))
+}
+
+var _ = []any{(*WidgetProbeReconciler).badProbeInline, (*WidgetProbeReconciler).okInlineReadOnly}
+
 var _ = []any{(*WidgetProbeReconciler).okProbeLocked, (*WidgetProbeReconciler).okProbeReadOnly, (*WidgetProbeReconciler).okProbeOwnList,
 	(*WidgetProbeReconciler).badCheckCandidate, (*WidgetProbeReconciler).okCheckCopy}

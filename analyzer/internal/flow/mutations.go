@@ -316,13 +316,15 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 			}
 			switch {
 			case isSlice:
-				// obj.Spec.Ports[i] = x, obj.Spec.Ports[i].Port = x; and
+				// obj.Spec.Ports[i] = x, obj.Spec.Ports[i].Port = x,
+				// probe(&obj.Status.Conditions[i]) with a helper of the
+				// package that stores through its parameter; and
 				// c := findCondition(obj.Status.Conditions, t); c.Status = x,
 				// an element changed through the address a helper returns.
 				for _, rr := range ssax.Referrers(r) {
 					switch rr := rr.(type) {
 					case *ssa.IndexAddr:
-						if rr.X != r || !elemWritten(rr) {
+						if rr.X != r || len(writesThrough(p, rr, 0)) == 0 {
 							continue
 						}
 						m := Mutation{Instr: rr, Field: sub, List: true, Merge: merge}
@@ -456,10 +458,6 @@ func emptyList(v ssa.Value) bool {
 	}
 	return false
 }
-
-// elemWritten reports whether an element address of a slice is stored to,
-// directly or through one of its fields.
-func elemWritten(v ssa.Value) bool { return len(writesThrough(nil, v, 0)) > 0 }
 
 // elemWritesVia returns the writes through the element address that a call
 // of a function of the package returns when it is given the list l and
