@@ -179,6 +179,13 @@ func (p *Package) part(at ssa.Instruction, whole *objInfo, info *objInfo) {
 		if o.Kind == Unknown {
 			o = Origin{Kind: Unknown, Site: at}
 		}
+		if vals := heldByValue(at, o); len(vals) > 0 {
+			// &nsMarker{ns: item}: the object held is what was put there.
+			for _, v := range vals {
+				p.merge(info, p.describe(v))
+			}
+			continue
+		}
 		add(info, o)
 	}
 	// A list filled by a read fills its items; a struct of the program that
@@ -187,6 +194,37 @@ func (p *Package) part(at ssa.Instruction, whole *objInfo, info *objInfo) {
 	if !wrapper(containerOf(at)) {
 		info.events = append(info.events, whole.events...)
 	}
+}
+
+// heldByValue returns, for the address of an object field held by value in
+// a struct of the program that the function allocates (o, Constructed at
+// that allocation: m := &nsMarker{ns: item}, later &m.ns), the values
+// stored into that field of the allocation; nil for other parts.
+func heldByValue(at ssa.Instruction, o Origin) []ssa.Value {
+	fa, ok := at.(*ssa.FieldAddr)
+	if !ok || o.Kind != Constructed || !wrapper(fa.X) {
+		return nil
+	}
+	a, ok := o.Site.(*ssa.Alloc)
+	if !ok || !types.Identical(a.Type(), fa.X.Type()) {
+		return nil
+	}
+	if _, isStruct := fa.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct); !isStruct {
+		return nil
+	}
+	var vals []ssa.Value
+	for _, r := range ssax.Referrers(a) {
+		f, isField := r.(*ssa.FieldAddr)
+		if !isField || f.Field != fa.Field {
+			continue
+		}
+		for _, rr := range ssax.Referrers(f) {
+			if st, isStore := rr.(*ssa.Store); isStore && st.Addr == f {
+				vals = append(vals, st.Val)
+			}
+		}
+	}
+	return vals
 }
 
 // containerOf returns the value a field or element access reads from.
