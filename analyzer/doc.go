@@ -198,7 +198,9 @@ through a function of the package that writes, or a retry helper given one
 deferred closure that sets the function's named results, or returning a
 package-level variable whose name asks for another attempt or reports a
 failure (return worker.StatusConflict, return worker.StatusError; not
-StatusErrorNoRetry), or a result built by a function given a delay for a
+StatusErrorNoRetry), or a field so named of a struct the function does not
+set (return r.Requeue, nil, a reconciler's requeue result configured where
+it is built), or a result built by a function given a delay for a
 parameter named for one (NewResult(key, requeueAfter time.Duration) called
 with 10*time.Second; not with 0), as controllers whose workers take a
 result type of their own answer them, or putting the

@@ -1422,7 +1422,9 @@ func requeues(ret *ssa.Return, handedOn func(ssa.Value) bool) bool {
 
 // requeueValue reports whether a result that is not an error is a
 // package-level variable, or its address, whose name asks for another
-// attempt (return worker.StatusConflict, model.IsRequeueValue).
+// attempt (return worker.StatusConflict, model.IsRequeueValue), or a field
+// so named of a struct that the function does not set (return r.Requeue,
+// a reconciler's configured requeue result).
 func requeueValue(r ssa.Value) bool {
 	if model.IsError(r.Type()) {
 		return false
@@ -1431,11 +1433,44 @@ func requeueValue(r ssa.Value) bool {
 	if c, ok := strip(v).(*ssa.Call); ok && delayedRequeue(c.Common()) {
 		return true // NewResult(..., 10*time.Second)
 	}
+	if f := loadedConfigField(v); f != nil {
+		return model.IsRequeueValue(f.Name()) // r.Requeue
+	}
 	g, ok := v.(*ssa.Global) // &worker.StatusConflict
 	if !ok {
 		g = loadedGlobal(v) // worker.StatusConflict
 	}
 	return g != nil && model.IsRequeueValue(g.Name())
+}
+
+// loadedConfigField returns the field a value loads from a struct (r.Requeue)
+// when the function that loads it stores nothing into that field of that
+// struct: a setting the struct was built with.
+func loadedConfigField(v ssa.Value) *types.Var {
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return nil
+	}
+	fa, ok := ld.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil
+	}
+	st, ok := fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	for _, r := range ssax.Referrers(fa.X) {
+		f, isField := r.(*ssa.FieldAddr)
+		if !isField || f.Field != fa.Field {
+			continue
+		}
+		for _, rr := range ssax.Referrers(f) {
+			if s, isStore := rr.(*ssa.Store); isStore && s.Addr == f {
+				return nil // the function sets it: it says what this pass chose
+			}
+		}
+	}
+	return st.Field(fa.Field)
 }
 
 // delayedRequeue reports whether a call builds a result of a controller's

@@ -405,8 +405,9 @@ func IsRequeueCall(c *ssa.CallCommon) bool {
 	return strings.HasPrefix(name, "enqueue") || strings.HasPrefix(name, "requeue")
 }
 
-// IsRequeueValue reports whether a package-level variable, returned as a
-// result that is not an error, asks by its name for another attempt or
+// IsRequeueValue reports whether a package-level variable or a struct's
+// field, returned as a result that is not an error, asks by its name for
+// another attempt or
 // reports a failure (worker.StatusConflict, worker.StatusError,
 // ResultRequeue, RetryLater, StatusBackoff), as controllers with a result
 // type of their own name the values their work queue requeues; a name that
