@@ -124,7 +124,9 @@ given): every load of it is the one object it holds, and a change made
 through one load is a change of what another load sends.
 An object a struct of the program holds by value (m := &marker{ns: item},
 kept in a map, later Update(&m.ns)) is the object stored into that field
-of the struct, a namespace a List gave, not one built there.
+of the struct, a namespace a List gave, not one built there. So are the
+items of a list the function allocates and fills (all := new(WidgetList);
+all.Items = append(all.Items, l.Items...)): what it appends there.
 What a branch puts into an object does not reach a write on the other
 branch of the same test: in if notFound { obj = T{...} } ... if notFound {
 Create(&obj) } else { Update(&obj) }, the Update sends the object read.

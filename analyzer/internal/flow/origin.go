@@ -196,6 +196,79 @@ func (p *Package) part(at ssa.Instruction, whole *objInfo, info *objInfo) {
 	}
 }
 
+// gatheredItems returns, for the address of a slice field of objects
+// (Items) of an object the function constructs (all := new(WidgetList)),
+// what the function stores into that field, and of an append stored there
+// what it appends (all.Items = append(all.Items, l.Items...)); nil when
+// nothing is stored into the field, or the object is not constructed.
+func (p *Package) gatheredItems(fa *ssa.FieldAddr) []ssa.Value {
+	sl, ok := fa.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Slice)
+	if !ok || !model.IsObject(sl.Elem()) {
+		return nil
+	}
+	whole := p.describe(fa.X)
+	if len(whole.origins) == 0 {
+		return nil
+	}
+	for _, o := range whole.origins {
+		if o.Kind != Constructed {
+			return nil
+		}
+	}
+	var vals []ssa.Value
+	for _, f := range p.sameFields(fa) {
+		for _, r := range ssax.Referrers(f) {
+			st, isStore := r.(*ssa.Store)
+			if !isStore || st.Addr != f {
+				continue
+			}
+			if c, isCall := st.Val.(*ssa.Call); isCall {
+				if b, isBuiltin := c.Call.Value.(*ssa.Builtin); isBuiltin && b.Name() == "append" {
+					for _, a := range c.Call.Args[1:] {
+						vals = append(vals, appended(a)...)
+					}
+					continue
+				}
+			}
+			vals = append(vals, st.Val)
+		}
+	}
+	return vals
+}
+
+// appended returns what an argument of append adds: the items of a slice
+// passed with ..., or each value of the array the compiler builds for
+// append(list, a, b).
+func appended(arg ssa.Value) []ssa.Value {
+	sl, ok := arg.(*ssa.Slice)
+	if !ok {
+		return []ssa.Value{arg}
+	}
+	a, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return []ssa.Value{arg}
+	}
+	if _, isArray := a.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Array); !isArray {
+		return []ssa.Value{arg}
+	}
+	var vals []ssa.Value
+	for _, r := range ssax.Referrers(a) {
+		ia, isIndex := r.(*ssa.IndexAddr)
+		if !isIndex {
+			continue
+		}
+		for _, rr := range ssax.Referrers(ia) {
+			if st, isStore := rr.(*ssa.Store); isStore && st.Addr == ia {
+				vals = append(vals, st.Val)
+			}
+		}
+	}
+	if len(vals) == 0 {
+		return []ssa.Value{arg}
+	}
+	return vals
+}
+
 // heldByValue returns, for the address of an object field held by value in
 // a struct of the program that the function allocates (o, Constructed at
 // that allocation: m := &nsMarker{ns: item}, later &m.ns), the values
@@ -367,6 +440,14 @@ func (p *Package) load(x *ssa.UnOp, info *objInfo) {
 			}
 			if len(vals) == 0 {
 				add(info, Origin{Kind: Unknown, Site: x})
+			}
+			return
+		}
+		if vals := p.gatheredItems(addr); len(vals) > 0 {
+			// all.Items = append(all.Items, l.Items...): the items of a
+			// list the function allocates are what it put there.
+			for _, v := range vals {
+				p.merge(info, p.describe(v))
 			}
 			return
 		}
