@@ -172,6 +172,36 @@ func (r *WidgetProbeReconciler) okInlineReadOnly(ctx context.Context, w *widgets
 	return r.Patch(ctx, w, client.MergeFrom(base))
 }
 
+// detach gives the candidate a copy of its widget.
+func (c *monitoringCandidate) detach() { c.widget = c.widget.DeepCopy() }
+
+// okCheckDetached is okCheckCopy with the copy made by a method of the
+// candidate: the loads before and after the call are not one widget.
+func (r *WidgetProbeReconciler) okCheckDetached(ctx context.Context, cand *monitoringCandidate) error {
+	c := findCondition(cand.widget.Status.Conditions, "Healthy")
+	if c == nil {
+		return nil
+	}
+	cand.detach()
+	base := cand.widget.DeepCopy()
+	probe(c, true)
+	return r.Status().Patch(ctx, cand.widget, client.MergeFrom(base))
+}
+
+// okCheckReplaced replaces the whole candidate, with a copy of its widget.
+func (r *WidgetProbeReconciler) okCheckReplaced(ctx context.Context, cand *monitoringCandidate) error {
+	c := findCondition(cand.widget.Status.Conditions, "Healthy")
+	if c == nil {
+		return nil
+	}
+	*cand = monitoringCandidate{widget: cand.widget.DeepCopy(), since: cand.since}
+	base := cand.widget.DeepCopy()
+	probe(c, true)
+	return r.Status().Patch(ctx, cand.widget, client.MergeFrom(base))
+}
+
+var _ = []any{(*WidgetProbeReconciler).okCheckDetached, (*WidgetProbeReconciler).okCheckReplaced}
+
 var _ = []any{(*WidgetProbeReconciler).badProbeInline, (*WidgetProbeReconciler).okInlineReadOnly}
 
 var _ = []any{(*WidgetProbeReconciler).okProbeLocked, (*WidgetProbeReconciler).okProbeReadOnly, (*WidgetProbeReconciler).okProbeOwnList,

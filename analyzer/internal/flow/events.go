@@ -138,7 +138,7 @@ func (p *Package) unsetFieldLoads(x ssa.Value) []ssa.Value {
 	if !ok {
 		return nil
 	}
-	if vals, ok := p.wrapperField(fa); !ok || len(vals) > 0 {
+	if vals, ok := p.wrapperField(fa); !ok || len(vals) > 0 || p.structReset(fa) {
 		return nil
 	}
 	var loads []ssa.Value
@@ -150,6 +150,57 @@ func (p *Package) unsetFieldLoads(x ssa.Value) []ssa.Value {
 		}
 	}
 	return loads
+}
+
+// structReset reports whether the function may put another object into
+// fa's field other than by a store to it: it stores the whole struct
+// (*cand = candidate{...}), or gives the struct to a function of the
+// package that stores into that field of its parameter (cand.detach()).
+func (p *Package) structReset(fa *ssa.FieldAddr) bool {
+	for _, base := range p.aliases(fa.X) {
+		for _, r := range ssax.Referrers(base) {
+			switch r := r.(type) {
+			case *ssa.Store:
+				if r.Addr == base {
+					return true
+				}
+			case ssa.CallInstruction:
+				fn := r.Common().StaticCallee()
+				if !p.local(fn) {
+					continue
+				}
+				for i, a := range r.Common().Args {
+					if a == base && i < len(fn.Params) && setsField(fn.Params[i], fa.Field) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// setsField reports whether a function stores into a field of the struct
+// its parameter points to, or stores the whole struct.
+func setsField(prm *ssa.Parameter, field int) bool {
+	for _, r := range ssax.Referrers(prm) {
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Addr == prm {
+				return true
+			}
+		case *ssa.FieldAddr:
+			if r.Field != field {
+				continue
+			}
+			for _, rr := range ssax.Referrers(r) {
+				if st, ok := rr.(*ssa.Store); ok && st.Addr == r {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // isVariable reports whether addr is a variable: a local or a captured one.
