@@ -507,7 +507,8 @@ reconcile loop shared by several kinds too (a method with an unexported
 name can be called only from its package; one with an exported name is
 judged by the calls its package makes), or given a struct of the program
 whose field holds the object (oc.Group, a field the helper never sets),
-when every caller so tests that field of the struct it passes; or in a
+when every caller so tests that field of the struct it passes (or the
+one object it stores there, gc := &groupContext{group: w}); or in a
 closure made
 there, such as a retried function that reads the object again), whether the
 patch runs in that branch or after it (the removal made there, the patch

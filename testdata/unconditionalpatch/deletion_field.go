@@ -114,4 +114,45 @@ func (gc *groupContext) ensureCleanupFinalizer() error {
 	return gc.client.Patch(gc.ctx, gc.group, patch) // want `^unconditional-patch: Patch of gc\.group .*finalizers`
 }
 
+// GroupReconciler builds the context for the group it read, and releases
+// the group when it is being deleted.
+type GroupReconciler struct {
+	client.Client
+}
+
+func (r *GroupReconciler) reconcile(ctx context.Context, w *widgetsv1.Widget) error {
+	gc := &groupContext{client: r.Client, ctx: ctx, group: w}
+	if w.DeletionTimestamp != nil {
+		return gc.releaseBuilt()
+	}
+	return nil
+}
+
+// releaseBuilt removes the finalizer from the group of the context its one
+// caller builds.
+func (gc *groupContext) releaseBuilt() error {
+	w := gc.group
+	patch := client.MergeFrom(w.DeepCopy())
+	controllerutil.RemoveFinalizer(w, "built")
+	return gc.client.Patch(gc.ctx, w, patch)
+}
+
+// The control: the context holds another object than the one tested.
+func (r *GroupReconciler) reconcilePeer(ctx context.Context, w, peer *widgetsv1.Widget) error {
+	gc := &groupContext{client: r.Client, ctx: ctx, group: peer}
+	if w.DeletionTimestamp != nil {
+		return gc.releasePeer()
+	}
+	return nil
+}
+
+func (gc *groupContext) releasePeer() error {
+	w := gc.group
+	patch := client.MergeFrom(w.DeepCopy())
+	controllerutil.RemoveFinalizer(w, "peer")
+	return gc.client.Patch(gc.ctx, w, patch) // want `^unconditional-patch: Patch of w .*finalizers`
+}
+
+var _ = []any{(*GroupReconciler).reconcile, (*GroupReconciler).reconcilePeer}
+
 var _ = []any{(*groupContext).reconcileGroup, (*groupContext).reconcileOrphan, (*groupContext).reconcileStale}

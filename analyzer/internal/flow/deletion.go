@@ -139,13 +139,16 @@ func (p *Package) paramField(obj map[ssa.Value]bool, fn *ssa.Function) (prm *ssa
 // fieldDeleting reports whether at runs only while the object in field
 // field of the struct base refers to is being deleted: at is in a branch
 // of a test of the deletion timestamp of a load of that field in at's
-// function, which sets nothing into the field, or base is a parameter and
-// this holds at every call of the function.
+// function, or of the one object the function stores into the field (gc :=
+// &groupContext{group: w}; if w.DeletionTimestamp != nil), or at follows a
+// dereference of that timestamp, or base is a parameter and this holds at
+// every call of the function.
 func (p *Package) fieldDeleting(base ssa.Value, field int, at ssa.Instruction, depth int) bool {
 	if at.Block() == nil || !wrapper(base) {
 		return false
 	}
 	obj := map[ssa.Value]bool{}
+	var stored ssa.Value
 	for _, b := range p.aliases(base) {
 		for _, r := range ssax.Referrers(b) {
 			fa, ok := r.(*ssa.FieldAddr)
@@ -155,8 +158,19 @@ func (p *Package) fieldDeleting(base ssa.Value, field int, at ssa.Instruction, d
 			for _, rr := range ssax.Referrers(fa) {
 				switch x := rr.(type) {
 				case *ssa.Store:
-					if x.Addr == fa {
-						return false // the function puts another object there
+					if x.Addr != fa {
+						continue
+					}
+					// gc := &groupContext{group: w}: the field holds w, as
+					// long as the function puts nothing else there.
+					if stored != nil && !slices.Contains(p.objectAliases(stored), x.Val) {
+						return false
+					}
+					if stored == nil {
+						stored = x.Val
+						for _, a := range p.objectAliases(x.Val) {
+							obj[a] = true
+						}
 					}
 				case *ssa.UnOp:
 					if x.Op == token.MUL {
