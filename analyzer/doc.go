@@ -25,7 +25,9 @@ makes and returns: wait.ExponentialBackoffWithContext(ctx, b,
 makeCondition(obj))) and hand-written
 loops that retry on apierrors.IsConflict or on any error (for i := 0; i < n
 && err != nil; i++ { err = op() }: they go round again when the attempt
-fails and leave when it succeeds), gomega's Eventually in tests, and the
+fails and leave when it succeeds; not one that goes round only on errors
+of another kind, if errors.Is(err, context.DeadlineExceeded) { continue }
+or if apierrors.IsTimeout(err), and ends on a conflict), gomega's Eventually in tests, and the
 user's own wrappers of these, also in other packages.
 
 The functions of generated files ("Code generated ... DO NOT EDIT." before

@@ -2,6 +2,7 @@ package staleretry
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -72,3 +73,54 @@ func badPollRetriesConflictsToo(ctx context.Context, cs kubernetes.Interface, na
 
 // The functions above are run by the operator.
 var _ = []any{okPollRetriesTransientErrors, badPollRetriesConflictsToo}
+
+// deployOnce updates the config it is given, with a deadline of its own.
+func deployOnce(ctx context.Context, cs kubernetes.Interface, cm *corev1.ConfigMap) error {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	_, err := cs.CoreV1().ConfigMaps(cm.Namespace).Update(ctx, cm, metav1.UpdateOptions{})
+	return err
+}
+
+// A loop that goes round again only when an attempt ran out of time: a
+// conflict ends it with the error, so it is no conflict retry.
+func okLoopRetriesDeadlines(ctx context.Context, cs kubernetes.Interface, ns, name string) error {
+	cm, err := cs.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	cm.Data = map[string]string{"revision": "2"}
+	for i := 0; i < 3; i++ {
+		if err := deployOnce(ctx, cs, cm); err != nil {
+			if errors.Is(err, context.DeadlineExceeded) {
+				continue
+			}
+			return err
+		}
+		break
+	}
+	return nil
+}
+
+// The control: the loop goes round on every error but a missing object,
+// conflicts included.
+func badLoopRetriesAllButNotFound(ctx context.Context, cs kubernetes.Interface, ns, name string) error {
+	cm, err := cs.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	cm.Data = map[string]string{"revision": "2"}
+	for i := 0; i < 3; i++ {
+		if err := deployOnce(ctx, cs, cm); err != nil { // want "^stale-retry: .*cm"
+			if apierrors.IsNotFound(err) {
+				return err
+			}
+			time.Sleep(time.Second)
+			continue
+		}
+		break
+	}
+	return nil
+}
+
+var _ = []any{okLoopRetriesDeadlines, badLoopRetriesAllButNotFound}

@@ -556,7 +556,7 @@ func (p *Package) findConflictCheck(l *Loop) {
 		if !l.Blocks[failure] || l.Blocks[success] {
 			continue
 		}
-		if failure != l.Header && !reachable(failure, l.Header, outside(l)) {
+		if failure != l.Header && !p.conflictGoesRound(failure, l) {
 			continue
 		}
 		attempts := errorSources(errv, l)
@@ -567,6 +567,34 @@ func (p *Package) findConflictCheck(l *Loop) {
 		l.Attempts = attempts
 		return
 	}
+}
+
+// conflictGoesRound reports whether a loop's failure branch, which begins
+// at failure, goes round to another attempt when the error is a conflict:
+// a test for another kind of error (if errors.Is(err,
+// context.DeadlineExceeded) { continue }, otherKindTest) is false then.
+func (p *Package) conflictGoesRound(failure *ssa.BasicBlock, l *Loop) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := []*ssa.BasicBlock{failure}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if b == l.Header {
+			return true
+		}
+		if seen[b] || !l.Blocks[b] {
+			continue
+		}
+		seen[b] = true
+		if iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
+			if whenFalse, ok := p.otherKindTest(iff.Cond); ok {
+				stack = append(stack, b.Succs[whenFalse])
+				continue
+			}
+		}
+		stack = append(stack, b.Succs...)
+	}
+	return false
 }
 
 // handsToRetry reports whether the branch of a loop that begins at succ
