@@ -262,7 +262,10 @@ func (p *Package) reconcileOf(r ssa.Value) *ssa.Function {
 	if r == nil {
 		return nil
 	}
-	t := ssax.ConcreteType(r)
+	t := p.concreteType(r, 0)
+	if t == nil {
+		return nil
+	}
 	if ptr, ok := t.(*types.Pointer); ok {
 		t = ptr.Elem()
 	}
@@ -284,6 +287,62 @@ func (p *Package) reconcileOf(r ssa.Value) *ssa.Function {
 		}
 	}
 	return nil
+}
+
+// concreteType returns the dynamic type of an interface value where the
+// package shows it: what is converted to the interface, and for a
+// parameter of a function of the package that is not used as a value, or
+// the result of a call of one, what every call passes or every return
+// gives, when that is one type (add(mgr, r reconcile.Reconciler) called as
+// add(mgr, newReconciler(mgr)), kubebuilder's first scaffold); nil when
+// they differ. A value of a concrete type is its own.
+func (p *Package) concreteType(v ssa.Value, depth int) types.Type {
+	t := ssax.ConcreteType(v)
+	if !types.IsInterface(t) || depth >= maxWatchDepth {
+		return t
+	}
+	var vals []ssa.Value
+	switch x := v.(type) {
+	case *ssa.Parameter:
+		fn := x.Parent()
+		if fn.Parent() != nil || p.escapes(fn) || len(p.callsOf[fn]) == 0 {
+			return t
+		}
+		for _, c := range p.callsOf[fn] {
+			if c.Common().IsInvoke() {
+				return t
+			}
+			a := argFor(c.Common(), x)
+			if a == nil {
+				return t
+			}
+			vals = append(vals, a)
+		}
+	case *ssa.Call:
+		fn := x.Call.StaticCallee()
+		if !p.local(fn) || fn.Signature.Results().Len() != 1 {
+			return t
+		}
+		for _, b := range fn.Blocks {
+			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+				vals = append(vals, ret.Results[0])
+			}
+		}
+	default:
+		return t
+	}
+	var found types.Type
+	for _, a := range vals {
+		at := p.concreteType(a, depth+1)
+		if at == nil || types.IsInterface(at) || found != nil && !types.Identical(found, at) {
+			return nil
+		}
+		found = at
+	}
+	if found == nil {
+		return t
+	}
+	return found
 }
 
 // syncReach returns fn and the functions of the package it calls, directly
