@@ -499,7 +499,9 @@ returns such a test of the object it is given, isTerminating(obj) with
 return o != nil && o.DeletionTimestamp != nil, or h.IsDeleted(job) through
 an interface whose every method of that name in the package is such a
 predicate, or a boolean kept from a conjunction with such a test,
-tearingDown := obj.DeletionTimestamp != nil && ownerGone(), or after a
+tearingDown := obj.DeletionTimestamp != nil && ownerGone() (or false only
+when the timestamp is set: alive := obj.DeletionTimestamp == nil ||
+!ownerGone()), or after a
 return from their
 negation, or after a dereference of the timestamp such as
 obj.DeletionTimestamp.Add(delay), which panics unless it is set, as in a

@@ -54,6 +54,42 @@ func (gc *groupContext) reconcileOrphan() error {
 	return nil
 }
 
+// reconcileAlive keeps the negation: alive is false only for a group
+// being deleted.
+func (gc *groupContext) reconcileAlive() error {
+	alive := gc.group.DeletionTimestamp == nil || !gc.ownerGone()
+	if !alive {
+		return gc.releaseAlive()
+	}
+	return nil
+}
+
+func (gc *groupContext) releaseAlive() error {
+	w := gc.group
+	patch := client.MergeFrom(w.DeepCopy())
+	controllerutil.RemoveFinalizer(w, "alive")
+	return gc.client.Patch(gc.ctx, w, patch)
+}
+
+// The control: the conjunction's negation is false for a group not
+// being deleted as well.
+func (gc *groupContext) reconcileKept() error {
+	kept := gc.group.DeletionTimestamp == nil && gc.ownerGone()
+	if !kept {
+		return gc.releaseKept()
+	}
+	return nil
+}
+
+func (gc *groupContext) releaseKept() error {
+	w := gc.group
+	patch := client.MergeFrom(w.DeepCopy())
+	controllerutil.RemoveFinalizer(w, "kept")
+	return gc.client.Patch(gc.ctx, w, patch) // want `^unconditional-patch: Patch of w .*finalizers`
+}
+
+var _ = []any{(*groupContext).reconcileAlive, (*groupContext).reconcileKept}
+
 func (gc *groupContext) ownerGone() bool { return gc.group.Labels["owner"] == "" }
 
 // releaseGroup removes the group's finalizer.

@@ -315,25 +315,38 @@ func (p *Package) deletionTest(cond ssa.Value, obj map[ssa.Value]bool, depth int
 // deletingConjunction recognises a boolean kept from a conjunction with a
 // test of the deletion timestamp (tearingDown := obj.DeletionTimestamp !=
 // nil && ownerGone()): a phi that is true only through edges that come
-// from where the timestamp is set, or that are tests true when it is.
+// from where the timestamp is set, or that are tests true when it is; or
+// the same for false (alive := obj.DeletionTimestamp == nil || !gone()).
 func (p *Package) deletingConjunction(phi *ssa.Phi, obj map[ssa.Value]bool, depth int) (setIfTrue, ok bool) {
 	if depth >= maxParamReadDepth || len(phi.Edges) != len(phi.Block().Preds) {
 		return false, false
 	}
-	for i, e := range phi.Edges {
-		if k, isConst := e.(*ssa.Const); isConst && k.Value != nil && k.Value.Kind() == constant.Bool && !constant.BoolVal(k.Value) {
-			continue // never true through this edge
+	// onlyWhenSet reports whether the phi takes the value want only where
+	// the timestamp is set: true for a conjunction, false for the
+	// disjunction of a test that it is nil (alive := ts == nil || !gone).
+	onlyWhenSet := func(want bool) bool {
+		for i, e := range phi.Edges {
+			if k, isConst := e.(*ssa.Const); isConst && k.Value != nil && k.Value.Kind() == constant.Bool && constant.BoolVal(k.Value) != want {
+				continue // never want through this edge
+			}
+			if set, isTest := p.deletionTest(e, obj, depth+1); isTest && set == want {
+				continue
+			}
+			pred := phi.Block().Preds[i]
+			if p.branchDeletingAt(obj, pred.Instrs[len(pred.Instrs)-1], depth+1) {
+				continue
+			}
+			return false
 		}
-		if set, isTest := p.deletionTest(e, obj, depth+1); isTest && set {
-			continue
-		}
-		pred := phi.Block().Preds[i]
-		if p.branchDeletingAt(obj, pred.Instrs[len(pred.Instrs)-1], depth+1) {
-			continue
-		}
-		return false, false
+		return true
 	}
-	return true, true
+	switch {
+	case onlyWhenSet(true):
+		return true, true
+	case onlyWhenSet(false):
+		return false, true
+	}
+	return false, false
 }
 
 // deletingMethod is deletingPredicate for a call through an interface
