@@ -242,7 +242,11 @@ failure path that writes the same object again with an Update whose error
 it hands on, the object not read again since (the status write's conflict
 only logged, then the finalizer's Update returning its error: the object
 still carries the version that conflicted, so that Update fails with 409
-too); a return of a reconcile result literal
+too), also when the write's error is dropped and every path after it
+makes such an Update (helpers that each set a condition and write the
+status, their errors dropped, then the status written and its error
+returned: the Updates between send the same version, fail the same way,
+and refill nothing); a return of a reconcile result literal
 that asks for a requeue, on every path after the write (return
 ctrl.Result{RequeueAfter: time.Minute}, nil: the next pass writes again);
 a write in a function that a periodic runner runs (wait.Until,

@@ -72,3 +72,48 @@ func (r *RereadDeprovisionReconciler) Reconcile(ctx context.Context, req ctrl.Re
 	}
 	return ctrl.Result{}, nil
 }
+
+// PushReconciler sets one condition at a time through helpers that write
+// the status and return the error, which it drops, and then writes the
+// status itself and returns that error: after a conflict of a helper's
+// write the Widget still carries the version that conflicted, so the last
+// write fails with 409 too, and that error requeues.
+type PushReconciler struct {
+	client.Client
+}
+
+func (r *PushReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	widget := &widgetsv1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, widget); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	r.setPhase(ctx, widget, "Pushing")
+	r.setPhase(ctx, widget, "Pushed")
+	if err := r.Status().Update(ctx, widget); err != nil {
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, nil
+}
+
+func (r *PushReconciler) setPhase(ctx context.Context, widget *widgetsv1.Widget, phase string) error {
+	widget.Status.Phase = phase
+	return r.Status().Update(ctx, widget)
+}
+
+// The control: the last write is a merge patch, which carries no
+// resourceVersion and so does not fail after a conflict of the first.
+func (r *PushReconciler) reconcilePatched(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	widget := &widgetsv1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, widget); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	base := widget.DeepCopy()
+	r.setPhase(ctx, widget, "Pushing") // want `^missing-retry: setPhase of widget is a read-modify-write whose 409 Conflict reaches no retry`
+	widget.Labels = map[string]string{"example.com/pushed": "true"}
+	if err := r.Patch(ctx, widget, client.MergeFrom(base)); err != nil {
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, nil
+}
+
+var _ = []any{(*PushReconciler).reconcilePatched}

@@ -111,6 +111,12 @@ func (p *Package) failsAfter(write ssa.Instruction, success, failed map[*ssa.Bas
 			break
 		}
 	}
+	// A later Update of the same object, not read again, whose error is
+	// handed on: after a conflict it fails with 409 too (staleRewrites).
+	rewritesStale := p.staleRewrites(write)
+	if rewritesStale != nil && rewritesStale(rest) {
+		return true
+	}
 	if ends, handled := p.instrsHandOn(rest, success[b], false, literalRequeue); ends {
 		return handled
 	}
@@ -121,6 +127,9 @@ func (p *Package) failsAfter(write ssa.Instruction, success, failed map[*ssa.Bas
 			return true // a loop back: judged where it was entered
 		}
 		seen[b] = true
+		if rewritesStale != nil && rewritesStale(b.Instrs) {
+			return true
+		}
 		if ends, handled := p.instrsHandOn(b.Instrs, success[b], failed[b], literalRequeue); ends {
 			return handled
 		}
@@ -937,7 +946,7 @@ func (p *Package) handledOnEveryPath(from *ssa.BasicBlock, write ssa.Instruction
 		if sinkBlocks[b] {
 			return true
 		}
-		if rewritesStale != nil && rewritesStale(b) {
+		if rewritesStale != nil && rewritesStale(b.Instrs) {
 			return true
 		}
 		if ends, handled := p.instrsHandOn(b.Instrs, success[b], failed[b], handsOn); ends {
@@ -1218,7 +1227,7 @@ func setsRequeue(st *ssa.Store) bool {
 // again since, so it still carries the version that conflicted, and the
 // second write fails with 409 too, which reaches the caller. nil when the
 // write is not an Update of an object the analysis sees.
-func (p *Package) staleRewrites(write ssa.Instruction) func(b *ssa.BasicBlock) bool {
+func (p *Package) staleRewrites(write ssa.Instruction) func(instrs []ssa.Instruction) bool {
 	first, ok := write.(ssa.CallInstruction)
 	if !ok || p.rewriteDepth > 0 {
 		return nil
@@ -1233,10 +1242,10 @@ func (p *Package) staleRewrites(write ssa.Instruction) func(b *ssa.BasicBlock) b
 		return nil
 	}
 	aliases := p.objectAliases(obj)
-	return func(b *ssa.BasicBlock) bool {
+	return func(instrs []ssa.Instruction) bool {
 		p.rewriteDepth++
 		defer func() { p.rewriteDepth-- }()
-		for _, instr := range b.Instrs {
+		for _, instr := range instrs {
 			x, ok := instr.(ssa.CallInstruction)
 			if !ok || x == first {
 				continue
@@ -1258,14 +1267,30 @@ func (p *Package) staleRewrites(write ssa.Instruction) func(b *ssa.BasicBlock) b
 }
 
 // mayBeRefilled reports whether an object (one of its aliases) may be
-// filled (read into, or refreshed by a successful write) after from and
-// before to, on some path.
+// filled (read into, or refreshed by a successful write other than an
+// Update, which fails as from did) after from and before to, on some path.
 func (p *Package) mayBeRefilled(aliases []ssa.Value, from, to ssa.Instruction) bool {
 	for _, a := range aliases {
 		for _, e := range p.describe(a).events {
-			if e.kind == evFill && e.instr != from && e.instr != to && p.mayReach(from, e.instr) && p.mayReach(e.instr, to) {
+			if e.kind == evFill && e.instr != from && e.instr != to && p.mayReach(from, e.instr) && p.mayReach(e.instr, to) && !p.staleUpdate(e.instr, aliases) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// staleUpdate reports whether a call is an Update of the object (one of its
+// aliases): after from failed with a conflict it sends the same version and
+// fails too, so its response refills nothing.
+func (p *Package) staleUpdate(instr ssa.Instruction, aliases []ssa.Value) bool {
+	c, ok := instr.(ssa.CallInstruction)
+	if !ok {
+		return false
+	}
+	for _, ws := range p.writeSites(c) {
+		if ws.Op == model.OpUpdate && ws.Obj != nil && !ws.ReadsFirst && slices.Contains(aliases, strip(ws.Obj)) {
+			return true
 		}
 	}
 	return false
