@@ -229,7 +229,13 @@ err, hands on no answer to the failure, since the helper gave none: a
 zero result, or a requeue it asks after a success too; so does one that
 hands them to a reporting function, of any package, that gives back the
 result it is given and the error or nil, return reporting.Report(res,
-err)); a failure remembered in a
+err)). An exported function (or exported method of an exported type) that
+its package never calls nor uses as a value, and that writes the object
+it is given without handing the error on (SetReadyCondition(ctx, c, obj),
+a helper for the controllers of other packages), is judged at its calls in
+those packages: a call after which the caller neither fails nor requeues
+is reported there (MarkSynced of cm ... (MarkSynced does not return its
+error)); a failure remembered in a
 flag that later fails the function (if err != nil { failed = true } ...
 if failed { return err }), or in a list of failures whose emptiness is
 tested (failed = append(failed, name) ... if len(failed) > 0 { return

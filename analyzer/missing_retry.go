@@ -21,7 +21,8 @@ func checkMissingRetry(ck *checker, w *writes.Write) []finding {
 	if w.Client == nil && w.Via == nil && !w.ReadsFirst {
 		return nil // a call of a func literal (go func(cr T) { ... }(cr)): its write is judged inside it
 	}
-	if w.Via != nil && (w.ViaWrite.InRetry || !w.ViaWrite.ErrReturned) {
+	lost := w.Via != nil && w.ViaWrite.ErrLost && !w.ViaWrite.InRetry
+	if w.Via != nil && (w.ViaWrite.InRetry || !w.ViaWrite.ErrReturned) && !lost {
 		return nil // the helper retries, or handles (or drops, and is reported for it) the error itself
 	}
 	if w.Retry() != nil {
@@ -31,6 +32,11 @@ func checkMissingRetry(ck *checker, w *writes.Write) []finding {
 		return nil // an unconditional write gets no 409: unconditional-update's case
 	}
 	fate, check := w.ErrorFate()
+	if lost {
+		// The helper of another package loses the error: what this
+		// caller does after the call decides (LostToCallers).
+		fate, check = ck.flow.LostFate(w.WriteSite)
+	}
 	if fate == flow.Handled {
 		return nil
 	}
@@ -43,16 +49,21 @@ func checkMissingRetry(ck *checker, w *writes.Write) []finding {
 	if justCreated(w) {
 		return nil // the second half of a creation: the object's own writers win
 	}
+	if ck.flow.LostToCallers(w.Call, w.Obj) {
+		return nil // its callers, in other packages, are judged through its fact
+	}
 	obj := ck.objText(w)
 	call := ck.callName(w.Call)
 	var how string
 	var rel []analysis.RelatedInformation
-	switch fate {
-	case flow.Dropped:
+	switch {
+	case lost:
+		how = w.Via.Name() + " does not return its error"
+	case fate == flow.Dropped:
 		how = "its error is dropped"
-	case flow.Logged:
+	case fate == flow.Logged:
 		how = "its error is only logged"
-	case flow.Swallowed:
+	case fate == flow.Swallowed:
 		how = "a conflict is caught and ignored"
 		if fn := check.Common().StaticCallee(); fn != nil && fn.Name() != "IsConflict" && model.ErrorUseOf(check.Common()) != model.ErrTest {
 			rel = append(rel, related(check.Pos(), "%s answers nil for a conflict", fn.Name()))
@@ -60,7 +71,9 @@ func checkMissingRetry(ck *checker, w *writes.Write) []finding {
 			rel = append(rel, related(check.Pos(), "the conflict is swallowed here"))
 		}
 	}
-	if w.Via != nil {
+	if lost {
+		rel = append(rel, related(ck.helperWritePos(w), "%s writes its argument with %s here and does not return its error", w.Via.Name(), w.ViaWrite.Op))
+	} else if w.Via != nil {
 		rel = append(rel, related(ck.helperWritePos(w), "%s writes its argument with %s here and returns its error", w.Via.Name(), w.ViaWrite.Op))
 	}
 	// The read the change was made to, where the analysis sees it.
@@ -98,10 +111,14 @@ func checkMissingRetry(ck *checker, w *writes.Write) []finding {
 			}
 		}
 	}
+	fix := missingRetryFix(w, fate)
+	if lost {
+		fix = "have " + w.Via.Name() + " return its error and hand it on (the work queue requeues), or requeue after the call"
+	}
 	pos, end := ck.callPos(w.Call)
 	return []finding{{pos: pos, end: end, related: rel,
 		msg: call + " of " + obj + " is a read-modify-write whose 409 Conflict reaches no retry (" + how +
-			"), so the change is lost whenever another writer got there first; " + missingRetryFix(w, fate)}}
+			"), so the change is lost whenever another writer got there first; " + fix}}
 }
 
 // missingRetryFix is the advice that fits the function the write is in:

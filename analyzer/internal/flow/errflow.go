@@ -212,6 +212,58 @@ func (p *Package) callersFailAfterDepth(write ssa.Instruction, depth int) bool {
 	return true
 }
 
+// LostToCallers reports whether what becomes of a write's error is for
+// callers in other packages to decide: the write is in an exported
+// function (or an exported method of an exported type) that its package
+// never calls nor uses as a value, and the object it writes is that
+// function's parameter (a helper that sets a condition and writes the
+// status of the object it is given, for the controllers of other
+// packages). Such a write is not reported in its package; its fact says
+// the error is lost (ErrLost), and a caller that then neither fails nor
+// requeues is reported at the call.
+func (p *Package) LostToCallers(write ssa.Instruction, obj ssa.Value) bool {
+	if write == nil || obj == nil {
+		return false
+	}
+	fn := write.Parent()
+	if fn == nil || fn.Parent() != nil || fn.Object() == nil || !fn.Object().Exported() {
+		return false
+	}
+	if recv := fn.Signature.Recv(); recv != nil {
+		t := recv.Type()
+		if ptr, ok := t.(*types.Pointer); ok {
+			t = ptr.Elem()
+		}
+		named, ok := types.Unalias(t).(*types.Named)
+		if !ok || !named.Obj().Exported() {
+			return false
+		}
+	}
+	if len(p.callsOf[fn]) > 0 || len(p.dispatchCalls(fn)) > 0 || p.escapes(fn) {
+		return false
+	}
+	aliases := p.objectAliases(obj)
+	for i, prm := range fn.Params {
+		if i == 0 && fn.Signature.Recv() != nil {
+			continue
+		}
+		if slices.Contains(aliases, ssa.Value(prm)) {
+			return true
+		}
+	}
+	return false
+}
+
+// LostFate is ErrorFate for a write: for a call of a helper of another
+// package whose fact says it loses the write's error (ErrLost), what the
+// caller does after the call, as for a write whose error is dropped.
+func (p *Package) LostFate(w *WriteSite) (Fate, *ssa.Call) {
+	if w.Via != nil && w.ViaWrite.ErrLost {
+		return p.ErrorFate(nil, w.Call)
+	}
+	return p.ErrorFate(w.Err, w.Call)
+}
+
 // CallerGoesOn returns a call, in the package, of the unexported function a
 // write is in after which the caller neither fails nor requeues: where a
 // dropped error of the write is lost. nil when there is none to name.

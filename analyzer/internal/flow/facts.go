@@ -116,6 +116,10 @@ type WriteFact struct {
 	ParamField  string `json:",omitempty"`
 	Op          model.Op
 	ErrReturned bool // the write's error is returned to the caller
+	// ErrLost: the write's error is not handed on, in an exported function
+	// its package never calls (LostToCallers): a caller in another package
+	// that then neither fails nor requeues is where the failure is lost.
+	ErrLost bool `json:",omitempty"`
 	InRetry     bool // the write runs inside the function's own conflict retry
 	ReadsFirst  bool // the write reads the object itself first (controllerutil.CreateOrUpdate)
 	// Rereads: on some path the function writes, instead of the parameter,
@@ -222,6 +226,8 @@ func (f *FuncFact) String() string {
 			s += " in retry"
 		} else if w.ErrReturned {
 			s += " returning its error"
+		} else if w.ErrLost {
+			s += " losing its error"
 		}
 		parts = append(parts, s)
 		if d := w.patchString(); d != "" {

@@ -233,6 +233,11 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 					wf.ErrReturned = true
 				}
 			}
+			if !wf.InRetry && !wf.ErrReturned && (w.Via == nil || w.ViaWrite.ErrReturned || w.ViaWrite.ErrLost) && p.LostToCallers(w.Call, w.Obj) {
+				if fate, _ := p.LostFate(w); fate != Handled {
+					wf.ErrLost = true
+				}
+			}
 			s.Writes = append(s.Writes, wf)
 		}
 		for _, idx := range sortedKeys(written) {

@@ -1,0 +1,35 @@
+package factsuser
+
+import (
+	"context"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"lostupdate.test/facts"
+)
+
+// The helper of package facts loses its Update's error; this caller asks
+// for a requeue after it on every path, so the next pass writes again.
+func okMarkThenRequeue(ctx context.Context, c client.Client, key client.ObjectKey) (ctrl.Result, error) {
+	var cm corev1.ConfigMap
+	if err := c.Get(ctx, key, &cm); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	facts.MarkSynced(ctx, c, &cm)
+	return ctrl.Result{RequeueAfter: time.Minute}, nil
+}
+
+// This caller goes on as if the write succeeded: the failure is lost.
+func badMarkThenDone(ctx context.Context, c client.Client, key client.ObjectKey) (ctrl.Result, error) {
+	var cm corev1.ConfigMap
+	if err := c.Get(ctx, key, &cm); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	facts.MarkSynced(ctx, c, &cm) // want `^missing-retry: MarkSynced of cm is a read-modify-write whose 409 Conflict reaches no retry \(MarkSynced does not return its error\)`
+	return ctrl.Result{}, nil
+}
+
+var _ = []any{okMarkThenRequeue, badMarkThenDone}
