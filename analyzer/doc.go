@@ -230,10 +230,12 @@ zero result, or a requeue it asks after a success too; so does one that
 hands them to a reporting function, of any package, that gives back the
 result it is given and the error or nil, return reporting.Report(res,
 err)). An exported function (or exported method of an exported type) that
-its package never calls nor uses as a value, and that writes the object
-it is given without handing the error on (SetReadyCondition(ctx, c, obj),
-a helper for the controllers of other packages), is judged at its calls in
-those packages: a call after which the caller neither fails nor requeues
+its package does not use as a value and calls only where the caller then
+fails or requeues (or from such an exported function given the object: a
+handler method that wraps it), and that writes the object it is given
+without handing the error on (SetReadyCondition(ctx, c, obj), a helper
+for the controllers of other packages), is judged at its calls in those
+packages: a call after which the caller neither fails nor requeues
 is reported there (MarkSynced of cm ... (MarkSynced does not return its
 error)); a failure remembered in a
 flag that later fails the function (if err != nil { failed = true } ...

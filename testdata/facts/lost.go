@@ -42,3 +42,42 @@ func MarkAll(ctx context.Context, c client.Client, ns string) {
 		markSeen(ctx, c, &list.Items[i])
 	}
 }
+
+// Handler wraps the helpers for the controllers of other packages.
+type Handler struct {
+	Client client.Client
+}
+
+// SetSynced is called by Handler.Sync, which hands the object on from its
+// own callers: both are judged at the calls of Sync in other packages.
+func (h *Handler) SetSynced(ctx context.Context, cm *corev1.ConfigMap) { // want SetSynced:"writes #2 with update losing its error"
+	cm.Labels["example.com/synced"] = "true"
+	if err := h.Client.Update(ctx, cm); err != nil {
+		logf.FromContext(ctx).Error(err, "cannot mark the ConfigMap synced")
+	}
+}
+
+// Sync is exported and called nowhere here.
+func (h *Handler) Sync(ctx context.Context, cm *corev1.ConfigMap) { // want Sync:"writes #2 with update losing its error"
+	h.SetSynced(ctx, cm)
+}
+
+// SetSeen is also called by a function of this package that goes on after
+// it: reported here.
+func (h *Handler) SetSeen(ctx context.Context, cm *corev1.ConfigMap) { // want SetSeen:"writes #2 with update$"
+	cm.Labels["example.com/seen"] = "true"
+	if err := h.Client.Update(ctx, cm); err != nil { // want `^missing-retry: Update of cm is a read-modify-write whose 409 Conflict reaches no retry \(its error is only logged\)`
+		logf.FromContext(ctx).Error(err, "cannot mark the ConfigMap seen")
+	}
+}
+
+// SeenAll lists the ConfigMaps itself and goes on after each.
+func (h *Handler) SeenAll(ctx context.Context, ns string) {
+	var list corev1.ConfigMapList
+	if err := h.Client.List(ctx, &list, client.InNamespace(ns)); err != nil {
+		return
+	}
+	for i := range list.Items {
+		h.SetSeen(ctx, &list.Items[i])
+	}
+}

@@ -2,6 +2,7 @@ package factsuser
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -33,3 +34,24 @@ func badMarkThenDone(ctx context.Context, c client.Client, key client.ObjectKey)
 }
 
 var _ = []any{okMarkThenRequeue, badMarkThenDone}
+
+// Through the exported wrapper of a handler: the same.
+func badSyncThenDone(ctx context.Context, h *facts.Handler, key client.ObjectKey) (ctrl.Result, error) {
+	var cm corev1.ConfigMap
+	if err := h.Client.Get(ctx, key, &cm); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	h.Sync(ctx, &cm) // want `^missing-retry: Sync of cm is a read-modify-write whose 409 Conflict reaches no retry \(Sync does not return its error\)`
+	return ctrl.Result{}, nil
+}
+
+func okSyncThenFail(ctx context.Context, h *facts.Handler, key client.ObjectKey) (ctrl.Result, error) {
+	var cm corev1.ConfigMap
+	if err := h.Client.Get(ctx, key, &cm); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	h.Sync(ctx, &cm)
+	return ctrl.Result{}, fmt.Errorf("not ready yet")
+}
+
+var _ = []any{badSyncThenDone, okSyncThenFail}

@@ -215,14 +215,19 @@ func (p *Package) callersFailAfterDepth(write ssa.Instruction, depth int) bool {
 // LostToCallers reports whether what becomes of a write's error is for
 // callers in other packages to decide: the write is in an exported
 // function (or an exported method of an exported type) that its package
-// never calls nor uses as a value, and the object it writes is that
-// function's parameter (a helper that sets a condition and writes the
+// does not use as a value and calls only where the caller then fails or
+// requeues, or from such a function given the object, and the object it
+// writes is that function's parameter (a helper that sets a condition and writes the
 // status of the object it is given, for the controllers of other
 // packages). Such a write is not reported in its package; its fact says
 // the error is lost (ErrLost), and a caller that then neither fails nor
 // requeues is reported at the call.
 func (p *Package) LostToCallers(write ssa.Instruction, obj ssa.Value) bool {
-	if write == nil || obj == nil {
+	return p.lostToCallers(write, obj, 0)
+}
+
+func (p *Package) lostToCallers(write ssa.Instruction, obj ssa.Value, depth int) bool {
+	if write == nil || obj == nil || depth >= maxCallerDepth {
 		return false
 	}
 	fn := write.Parent()
@@ -239,19 +244,43 @@ func (p *Package) LostToCallers(write ssa.Instruction, obj ssa.Value) bool {
 			return false
 		}
 	}
-	if len(p.callsOf[fn]) > 0 || len(p.dispatchCalls(fn)) > 0 || p.escapes(fn) {
+	if len(p.dispatchCalls(fn)) > 0 || p.escapes(fn) {
 		return false
 	}
 	aliases := p.objectAliases(obj)
+	var param *ssa.Parameter
 	for i, prm := range fn.Params {
 		if i == 0 && fn.Signature.Recv() != nil {
 			continue
 		}
 		if slices.Contains(aliases, ssa.Value(prm)) {
-			return true
+			param = prm
+			break
 		}
 	}
-	return false
+	if param == nil {
+		return false
+	}
+	// Its calls in the package, if any, fail or requeue after it, or are
+	// in such a function themselves, given the object they pass on (an
+	// exported handler method that wraps it for the controllers).
+	for _, c := range p.callsOf[fn] {
+		switch c.(type) {
+		case *ssa.Go, *ssa.Defer:
+			return false
+		}
+		if c.Parent() == fn {
+			return false
+		}
+		if p.failsAfterCall(c) || p.failsOnReturn(c) {
+			continue
+		}
+		if arg := argFor(c.Common(), param); arg != nil && p.lostToCallers(c, arg, depth+1) {
+			continue
+		}
+		return false
+	}
+	return true
 }
 
 // LostFate is ErrorFate for a write: for a call of a helper of another
