@@ -237,7 +237,9 @@ without handing the error on (SetReadyCondition(ctx, c, obj), a helper
 for the controllers of other packages), is judged at its calls in those
 packages: a call after which the caller neither fails nor requeues
 is reported there (MarkSynced of cm ... (MarkSynced does not return its
-error)); a failure remembered in a
+error)); there a returned error counts as a failure only where it is
+shown not to be nil (err := validate(obj); MarkSynced(ctx, c, obj); return
+ctrl.Result{}, err returns nil when the validation passed); a failure remembered in a
 flag that later fails the function (if err != nil { failed = true } ...
 if failed { return err }), or in a list of failures whose emptiness is
 tested (failed = append(failed, name) ... if len(failed) > 0 { return

@@ -55,3 +55,37 @@ func okSyncThenFail(ctx context.Context, h *facts.Handler, key client.ObjectKey)
 }
 
 var _ = []any{badSyncThenDone, okSyncThenFail}
+
+func validate(cm *corev1.ConfigMap) error {
+	if cm.Data["mode"] == "" {
+		return fmt.Errorf("no mode")
+	}
+	return nil
+}
+
+// The caller returns what a validation gave, nil when it passed: on that
+// path it neither fails nor requeues, and the failure is lost.
+func badMarkThenReturnValidation(ctx context.Context, c client.Client, key client.ObjectKey) (ctrl.Result, error) {
+	var cm corev1.ConfigMap
+	if err := c.Get(ctx, key, &cm); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	err := validate(&cm)
+	facts.MarkSynced(ctx, c, &cm) // want `^missing-retry: MarkSynced of cm is a read-modify-write`
+	return ctrl.Result{}, err
+}
+
+// The same, returning the validation's error only when there is one.
+func okMarkOnFailedValidation(ctx context.Context, c client.Client, key client.ObjectKey) (ctrl.Result, error) {
+	var cm corev1.ConfigMap
+	if err := c.Get(ctx, key, &cm); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if err := validate(&cm); err != nil {
+		facts.MarkSynced(ctx, c, &cm)
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{RequeueAfter: time.Minute}, nil
+}
+
+var _ = []any{badMarkThenReturnValidation, okMarkOnFailedValidation}

@@ -285,9 +285,14 @@ func (p *Package) lostToCallers(write ssa.Instruction, obj ssa.Value, depth int)
 
 // LostFate is ErrorFate for a write: for a call of a helper of another
 // package whose fact says it loses the write's error (ErrLost), what the
-// caller does after the call, as for a write whose error is dropped.
+// caller does after the call, as for a write whose error is dropped, where
+// a returned error counts as a failure only where it is shown not nil
+// (shownNonNil).
 func (p *Package) LostFate(w *WriteSite) (Fate, *ssa.Call) {
 	if w.Via != nil && w.ViaWrite.ErrLost {
+		prev := p.onlyNonNil
+		p.onlyNonNil = true
+		defer func() { p.onlyNonNil = prev }()
 		return p.ErrorFate(nil, w.Call)
 	}
 	return p.ErrorFate(w.Err, w.Call)
@@ -1506,7 +1511,49 @@ func isNamedResult(a *ssa.Alloc) bool {
 func (p *Package) returnsFailure(ret *ssa.Return) bool {
 	for _, r := range ret.Results {
 		v := returned(r)
-		if model.IsError(r.Type()) && !isNil(v) && (p.assumeNil == nil || !p.assumeNil.values[v]) {
+		if model.IsError(r.Type()) && !isNil(v) && (p.assumeNil == nil || !p.assumeNil.values[v]) && (!p.onlyNonNil || shownNonNil(v, ret.Block())) {
+			return true
+		}
+	}
+	return false
+}
+
+// shownNonNil reports whether an error value is not nil where block b
+// runs: it is not the result of a call (a call of fmt.Errorf or
+// errors.New is), or b runs only in the branch of a test that it is not
+// nil. err = validate(obj); setCondition(obj, err); return ctrl.Result{},
+// err returns nil when validate succeeded.
+func shownNonNil(v ssa.Value, b *ssa.BasicBlock) bool {
+	var c *ssa.CallCommon
+	switch x := v.(type) {
+	case *ssa.Call:
+		c = x.Common()
+	case *ssa.Extract:
+		if call, ok := x.Tuple.(*ssa.Call); ok {
+			c = call.Common()
+		}
+	}
+	if c == nil {
+		return true
+	}
+	switch model.CalleeName(c) {
+	case "fmt.Errorf", "errors.New":
+		return true
+	}
+	for ; b != nil; b = b.Idom() {
+		if len(b.Preds) != 1 {
+			continue
+		}
+		pred := b.Preds[0]
+		iff, ok := pred.Instrs[len(pred.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		bin, tested := nilTest(iff.Cond)
+		if bin == nil || tested != v {
+			continue
+		}
+		if (bin.Op == token.NEQ) == (b == pred.Succs[0]) {
 			return true
 		}
 	}

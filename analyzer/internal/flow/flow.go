@@ -93,6 +93,10 @@ type Package struct {
 	// the call (callersFailAfter), is the forward slice of the call's error
 	// result, which is nil on the path judged.
 	assumeNil *errTaint
+	// onlyNonNil, while the caller of a helper that loses its write's
+	// error is judged (LostFate): a returned error that is a call's result
+	// counts as a failure only where a test showed it is not nil.
+	onlyNonNil bool
 	// judgedResult, at the same time, is the call's reconcile.Result
 	// result: what the function returned on the path judged is no answer
 	// to the failure (the zero result, or a requeue it asks after a
