@@ -113,12 +113,8 @@ func (p *Package) callersDeleting(prm *ssa.Parameter, deleting func(arg ssa.Valu
 // one parameter.
 func (p *Package) paramField(obj map[ssa.Value]bool, fn *ssa.Function) (prm *ssa.Parameter, field int, ok bool) {
 	for v := range obj {
-		ld, isLoad := v.(*ssa.UnOp)
-		if !isLoad || ld.Op != token.MUL {
-			continue
-		}
-		fa, isField := ld.X.(*ssa.FieldAddr)
-		if !isField {
+		_, fa := fieldLoad(v)
+		if fa == nil {
 			continue
 		}
 		q, isParam := strip(fa.X).(*ssa.Parameter)

@@ -1600,12 +1600,8 @@ func requeueValue(r ssa.Value) bool {
 // when the function that loads it stores nothing into that field of that
 // struct: a setting the struct was built with.
 func loadedConfigField(v ssa.Value) *types.Var {
-	ld, ok := v.(*ssa.UnOp)
-	if !ok || ld.Op != token.MUL {
-		return nil
-	}
-	fa, ok := ld.X.(*ssa.FieldAddr)
-	if !ok {
+	_, fa := fieldLoad(v)
+	if fa == nil {
 		return nil
 	}
 	st, ok := fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)

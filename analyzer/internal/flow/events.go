@@ -130,12 +130,8 @@ func (p *Package) soleFieldLoads(fa *ssa.FieldAddr, x ssa.Value) []ssa.Value {
 // loads of that field of the same struct: each use of cand.obj loads it
 // again, and all refer to the one object the struct holds.
 func (p *Package) unsetFieldLoads(x ssa.Value) []ssa.Value {
-	ld, ok := x.(*ssa.UnOp)
-	if !ok || ld.Op != token.MUL {
-		return nil
-	}
-	fa, ok := ld.X.(*ssa.FieldAddr)
-	if !ok {
+	ld, fa := fieldLoad(x)
+	if fa == nil {
 		return nil
 	}
 	if vals, ok := p.wrapperField(fa); !ok || len(vals) > 0 || p.structReset(fa) {
@@ -150,6 +146,20 @@ func (p *Package) unsetFieldLoads(x ssa.Value) []ssa.Value {
 		}
 	}
 	return loads
+}
+
+// fieldLoad returns, for a load of a field (obj.f, a load through the
+// field's address), the load and the address; nils for other values.
+func fieldLoad(v ssa.Value) (*ssa.UnOp, *ssa.FieldAddr) {
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return nil, nil
+	}
+	fa, ok := ld.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil, nil
+	}
+	return ld, fa
 }
 
 // structReset reports whether the function may put another object into

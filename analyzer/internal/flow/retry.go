@@ -574,27 +574,7 @@ func (p *Package) findConflictCheck(l *Loop) {
 // a test for another kind of error (if errors.Is(err,
 // context.DeadlineExceeded) { continue }, otherKindTest) is false then.
 func (p *Package) conflictGoesRound(failure *ssa.BasicBlock, l *Loop) bool {
-	seen := map[*ssa.BasicBlock]bool{}
-	stack := []*ssa.BasicBlock{failure}
-	for len(stack) > 0 {
-		b := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if b == l.Header {
-			return true
-		}
-		if seen[b] || !l.Blocks[b] {
-			continue
-		}
-		seen[b] = true
-		if iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
-			if whenFalse, ok := p.otherKindTest(iff.Cond); ok {
-				stack = append(stack, b.Succs[whenFalse])
-				continue
-			}
-		}
-		stack = append(stack, b.Succs...)
-	}
-	return false
+	return p.reachedOnConflict(failure, l.Blocks, func(b *ssa.BasicBlock) bool { return b == l.Header })
 }
 
 // handsToRetry reports whether the branch of a loop that begins at succ
@@ -1283,31 +1263,47 @@ func (p *Package) retriesOnError(v ssa.Value) bool {
 			if failure == nil {
 				continue
 			}
-			seen := map[*ssa.BasicBlock]bool{}
-			stack := []*ssa.BasicBlock{failure}
-			for len(stack) > 0 {
-				x := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				if seen[x] {
-					continue
+			tryAgain := func(x *ssa.BasicBlock) bool {
+				ret, ok := x.Instrs[len(x.Instrs)-1].(*ssa.Return)
+				if !ok || len(ret.Results) != 2 || !isNil(ret.Results[1]) {
+					return false
 				}
-				seen[x] = true
-				if ret, ok := x.Instrs[len(x.Instrs)-1].(*ssa.Return); ok && len(ret.Results) == 2 && isNil(ret.Results[1]) {
-					if c, ok := ret.Results[0].(*ssa.Const); ok && c.Value != nil && c.Value.String() == "false" {
-						return true
-					}
-				}
-				if iff, ok := x.Instrs[len(x.Instrs)-1].(*ssa.If); ok {
-					// if !isRetryable(err) { return false, err }: a test
-					// for another kind of error is false for a conflict.
-					if whenFalse, ok := p.otherKindTest(iff.Cond); ok {
-						stack = append(stack, x.Succs[whenFalse])
-						continue
-					}
-				}
-				stack = append(stack, x.Succs...)
+				c, ok := ret.Results[0].(*ssa.Const)
+				return ok && c.Value != nil && c.Value.String() == "false"
+			}
+			if p.reachedOnConflict(failure, nil, tryAgain) {
+				return true
 			}
 		}
+	}
+	return false
+}
+
+// reachedOnConflict reports whether a walk from block from, taken when an
+// error is a conflict, reaches a block for which found holds, staying in
+// the blocks within allows (all, when nil): a test for another kind of
+// error (if !isRetryable(err) { return false, err }, otherKindTest) is
+// false for a conflict, so only its false side is followed.
+func (p *Package) reachedOnConflict(from *ssa.BasicBlock, within map[*ssa.BasicBlock]bool, found func(*ssa.BasicBlock) bool) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := []*ssa.BasicBlock{from}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if found(b) {
+			return true
+		}
+		if seen[b] || within != nil && !within[b] {
+			continue
+		}
+		seen[b] = true
+		if iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
+			if whenFalse, ok := p.otherKindTest(iff.Cond); ok {
+				stack = append(stack, b.Succs[whenFalse])
+				continue
+			}
+		}
+		stack = append(stack, b.Succs...)
 	}
 	return false
 }
