@@ -119,9 +119,9 @@ type WriteFact struct {
 	// ErrLost: the write's error is not handed on, in an exported function
 	// its package never calls (LostToCallers): a caller in another package
 	// that then neither fails nor requeues is where the failure is lost.
-	ErrLost bool `json:",omitempty"`
-	InRetry     bool // the write runs inside the function's own conflict retry
-	ReadsFirst  bool // the write reads the object itself first (controllerutil.CreateOrUpdate)
+	ErrLost    bool `json:",omitempty"`
+	InRetry    bool // the write runs inside the function's own conflict retry
+	ReadsFirst bool // the write reads the object itself first (controllerutil.CreateOrUpdate)
 	// Rereads: on some path the function writes, instead of the parameter,
 	// an object it reads itself (a helper that re-reads when its caller
 	// asks, after a conflict): a retry around it need not resend the
