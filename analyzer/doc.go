@@ -313,7 +313,8 @@ namespace or owners; a predicate.Funcs whose UpdateFunc is nil or asks only
 that of ObjectNew, never answering a constant false; And and Or of these; a function, of the package or
 another, that returns one), and given the reconciler as its own type or as
 a reconcile.Reconciler that every call passes as one type
-(add(mgr, newReconciler(mgr)), as kubebuilder's first scaffold did): a 409 means another
+(add(mgr, newReconciler(mgr)), or r, err := newReconciler(mgr), as
+kubebuilder's first scaffold did): a 409 means another
 writer changed the object, that change's event runs Reconcile again (a
 status write keeps the labels the predicate admitted the object by), and
 the status, observed state, is computed and written afresh. The same holds

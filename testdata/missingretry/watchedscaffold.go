@@ -2,6 +2,7 @@ package missingretry
 
 import (
 	"context"
+	"errors"
 
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -23,11 +24,18 @@ type ScaffoldWidgetReconciler struct {
 }
 
 func AddScaffold(mgr manager.Manager) error {
-	return addScaffold(mgr, newScaffoldReconciler(mgr))
+	r, err := newScaffoldReconciler(mgr)
+	if err != nil {
+		return err
+	}
+	return addScaffold(mgr, r)
 }
 
-func newScaffoldReconciler(mgr manager.Manager) reconcile.Reconciler {
-	return &ScaffoldWidgetReconciler{Client: mgr.GetClient()}
+func newScaffoldReconciler(mgr manager.Manager) (reconcile.Reconciler, error) {
+	if mgr.GetClient() == nil {
+		return nil, errors.New("no client")
+	}
+	return &ScaffoldWidgetReconciler{Client: mgr.GetClient()}, nil
 }
 
 func addScaffold(mgr manager.Manager, r reconcile.Reconciler) error {

@@ -318,14 +318,20 @@ func (p *Package) concreteType(v ssa.Value, depth int) types.Type {
 			}
 			vals = append(vals, a)
 		}
-	case *ssa.Call:
-		fn := x.Call.StaticCallee()
-		if !p.local(fn) || fn.Signature.Results().Len() != 1 {
+	case *ssa.Call, *ssa.Extract:
+		// r := newReconciler(mgr), or r, err := newReconciler(mgr): what
+		// its returns give that is not nil.
+		call, idx := callResultOf(v)
+		if call == nil {
+			return t
+		}
+		fn := call.Call.StaticCallee()
+		if !p.local(fn) || idx >= fn.Signature.Results().Len() {
 			return t
 		}
 		for _, b := range fn.Blocks {
-			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
-				vals = append(vals, ret.Results[0])
+			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && !isNil(ret.Results[idx]) {
+				vals = append(vals, ret.Results[idx])
 			}
 		}
 	default:
@@ -343,6 +349,19 @@ func (p *Package) concreteType(v ssa.Value, depth int) types.Type {
 		return t
 	}
 	return found
+}
+
+// callResultOf returns the call a value is a result of, and which.
+func callResultOf(v ssa.Value) (*ssa.Call, int) {
+	switch x := v.(type) {
+	case *ssa.Call:
+		return x, 0
+	case *ssa.Extract:
+		if c, ok := x.Tuple.(*ssa.Call); ok {
+			return c, x.Index
+		}
+	}
+	return nil, 0
 }
 
 // syncReach returns fn and the functions of the package it calls, directly
