@@ -321,7 +321,7 @@ func (p *Package) concreteType(v ssa.Value, depth int) types.Type {
 	case *ssa.Call, *ssa.Extract:
 		// r := newReconciler(mgr), or r, err := newReconciler(mgr): what
 		// its returns give that is not nil.
-		call, idx := callResultOf(v)
+		call, idx := p.constructorOf(v)
 		if call == nil {
 			return t
 		}
@@ -349,19 +349,6 @@ func (p *Package) concreteType(v ssa.Value, depth int) types.Type {
 		return t
 	}
 	return found
-}
-
-// callResultOf returns the call a value is a result of, and which.
-func callResultOf(v ssa.Value) (*ssa.Call, int) {
-	switch x := v.(type) {
-	case *ssa.Call:
-		return x, 0
-	case *ssa.Extract:
-		if c, ok := x.Tuple.(*ssa.Call); ok {
-			return c, x.Index
-		}
-	}
-	return nil, 0
 }
 
 // syncReach returns fn and the functions of the package it calls, directly
