@@ -2,6 +2,7 @@ package facts
 
 import (
 	"context"
+	"errors"
 
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -79,5 +80,49 @@ func (h *Handler) SeenAll(ctx context.Context, ns string) {
 	}
 	for i := range list.Items {
 		h.SetSeen(ctx, &list.Items[i])
+	}
+}
+
+// SetPhase is deferred by Handler.Apply, which is given the object by its
+// own callers: the write runs when Apply returns, and what becomes of its
+// failure is for the callers of Apply to decide.
+func (h *Handler) SetPhase(ctx context.Context, cm *corev1.ConfigMap) { // want SetPhase:"writes #2 with update losing its error"
+	if err := h.Client.Update(ctx, cm); err != nil {
+		logf.FromContext(ctx).Error(err, "cannot record the phase")
+	}
+}
+
+// Apply records the phase when it returns, whatever it returns.
+func (h *Handler) Apply(ctx context.Context, cm *corev1.ConfigMap) (int, error) { // want Apply:"writes #2 with update losing its error"
+	defer h.SetPhase(ctx, cm)
+	if cm.Data["mode"] == "" {
+		cm.Labels["example.com/phase"] = "invalid"
+		return 0, errInvalid
+	}
+	cm.Labels["example.com/phase"] = "applied"
+	return len(cm.Data), nil
+}
+
+var errInvalid = errors.New("no mode")
+
+// SetOutcome is deferred by a function of this package that goes on after
+// it: reported here.
+func (h *Handler) SetOutcome(ctx context.Context, cm *corev1.ConfigMap) { // want SetOutcome:"writes #2 with update$"
+	if err := h.Client.Update(ctx, cm); err != nil { // want `^missing-retry: Update of cm is a read-modify-write whose 409 Conflict reaches no retry \(its error is only logged\)`
+		logf.FromContext(ctx).Error(err, "cannot record the outcome")
+	}
+}
+
+// OutcomeAll lists the ConfigMaps itself and defers the write of each.
+func (h *Handler) OutcomeAll(ctx context.Context, ns string) {
+	var list corev1.ConfigMapList
+	if err := h.Client.List(ctx, &list, client.InNamespace(ns)); err != nil {
+		return
+	}
+	for i := range list.Items {
+		func() {
+			defer h.SetOutcome(ctx, &list.Items[i])
+			list.Items[i].Labels["example.com/outcome"] = "seen"
+		}()
 	}
 }

@@ -89,3 +89,30 @@ func okMarkOnFailedValidation(ctx context.Context, c client.Client, key client.O
 }
 
 var _ = []any{badMarkThenReturnValidation, okMarkOnFailedValidation}
+
+// Handler.Apply writes the object when it returns and loses the failure:
+// a caller that requeues on every path after it is fine, one that goes on
+// as if the write succeeded loses it.
+func okApplyThenRequeue(ctx context.Context, h *facts.Handler, key client.ObjectKey) (ctrl.Result, error) {
+	var cm corev1.ConfigMap
+	if err := h.Client.Get(ctx, key, &cm); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if _, err := h.Apply(ctx, &cm); err != nil {
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{RequeueAfter: time.Minute}, nil
+}
+
+func badApplyThenDone(ctx context.Context, h *facts.Handler, key client.ObjectKey) (ctrl.Result, error) {
+	var cm corev1.ConfigMap
+	if err := h.Client.Get(ctx, key, &cm); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if _, err := h.Apply(ctx, &cm); err != nil { // want `^missing-retry: Apply of cm is a read-modify-write whose 409 Conflict reaches no retry \(Apply does not return its error\)`
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, nil
+}
+
+var _ = []any{okApplyThenRequeue, badApplyThenDone}

@@ -263,14 +263,20 @@ func (p *Package) lostToCallers(write ssa.Instruction, obj ssa.Value, depth int)
 	}
 	// Its calls in the package, if any, fail or requeue after it, or are
 	// in such a function themselves, given the object they pass on (an
-	// exported handler method that wraps it for the controllers).
+	// exported handler method that wraps it for the controllers, or defers
+	// it: the write runs when that function returns to its callers).
 	for _, c := range p.callsOf[fn] {
-		switch c.(type) {
-		case *ssa.Go, *ssa.Defer:
-			return false
-		}
 		if c.Parent() == fn {
 			return false
+		}
+		switch c.(type) {
+		case *ssa.Go:
+			return false
+		case *ssa.Defer:
+			if arg := argFor(c.Common(), param); arg == nil || !p.lostToCallers(c, arg, depth+1) {
+				return false
+			}
+			continue
 		}
 		if p.failsAfterCall(c) || p.failsOnReturn(c) {
 			continue
