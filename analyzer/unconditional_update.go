@@ -50,9 +50,11 @@ func checkUnconditionalUpdate(ck *checker, w *writes.Write) []finding {
 // without a resourceVersion. A create-or-replace of a built-in kind (the
 // function also creates the object it updates, and reads none) replaces
 // an object the controller claims whole, by design: it is not reported. A
-// custom resource's is: the API server rejects it.
+// custom resource's is: the API server rejects it. A helper that updates
+// the object only when it carries a resourceVersion (and otherwise creates
+// it and writes what it reads back) sends no PUT of a built object.
 func unconditionalUpdate(w *writes.Write) bool {
-	if w.Op != model.OpUpdate || w.HelperReadsFirst() || w.Condition().Verdict != writes.Unconditional {
+	if w.Op != model.OpUpdate || w.HelperReadsFirst() || w.Via != nil && w.ViaWrite.IfRV || w.Condition().Verdict != writes.Unconditional {
 		return false
 	}
 	return !w.Replaces || writeFamily(w) != builtIn

@@ -320,3 +320,37 @@ func (r *AutoscalerReconciler) resize(ctx context.Context, req ctrl.Request) err
 }
 
 var _ = []any{(*AutoscalerReconciler).resize}
+
+// kubeutil.CreateOrUpdate PUTs its argument only when it carries a
+// resourceVersion; a built one is created and read back first. (The
+// reconciler reads its owner: a read it could copy a resourceVersion from
+// is at hand.)
+func (r *WebAppReconciler) okCreateOrUpdateOfBuiltServiceAccount(ctx context.Context, req ctrl.Request) error {
+	var owner appsv1.Deployment
+	if err := r.Get(ctx, req.NamespacedName, &owner); err != nil {
+		return err
+	}
+	sa := kubeutil.DesiredServiceAccount(req.Namespace, owner.Name)
+	return kubeutil.CreateOrUpdate(ctx, r.Client, sa)
+}
+
+func (r *WebAppReconciler) okSaveOrUpdateOfBuiltServiceAccount(ctx context.Context, req ctrl.Request) error {
+	var owner appsv1.Deployment
+	if err := r.Get(ctx, req.NamespacedName, &owner); err != nil {
+		return err
+	}
+	sa := kubeutil.DesiredServiceAccount(req.Namespace, owner.Name)
+	return kubeutil.SaveOrUpdate(ctx, r.Client, sa)
+}
+
+// kubeutil.UpdateAfterCheck writes the built object whatever its test found.
+func (r *WebAppReconciler) badUpdateAfterCheckOfBuiltServiceAccount(ctx context.Context, req ctrl.Request) error {
+	var owner appsv1.Deployment
+	if err := r.Get(ctx, req.NamespacedName, &owner); err != nil {
+		return err
+	}
+	sa := kubeutil.DesiredServiceAccount(req.Namespace, owner.Name)
+	return kubeutil.UpdateAfterCheck(ctx, r.Client, sa) // want "^unconditional-update: UpdateAfterCheck updates sa, "
+}
+
+var _ = []any{(*WebAppReconciler).okCreateOrUpdateOfBuiltServiceAccount, (*WebAppReconciler).okSaveOrUpdateOfBuiltServiceAccount, (*WebAppReconciler).badUpdateAfterCheckOfBuiltServiceAccount}

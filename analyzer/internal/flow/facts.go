@@ -128,7 +128,11 @@ type WriteFact struct {
 	// parameter's version.
 	Rereads  bool `json:",omitempty"`
 	Replaces bool // an Update of a parameter the function also creates: create-or-replace
-	Client   int  // the parameter holding the client written through, or -1
+	// IfRV: the parameter is written only when it carries a resourceVersion
+	// (writtenWithRV); without one, the function writes an object it
+	// creates and reads back instead.
+	IfRV   bool `json:",omitempty"`
+	Client int  // the parameter holding the client written through, or -1
 	// At is where the write is: the client call, at the end of the chain
 	// of helpers that pass the object on. A position of the helper's
 	// package, as a file name and line, to point a caller's finding at.
@@ -221,6 +225,9 @@ func (f *FuncFact) String() string {
 		}
 		if w.Replaces {
 			s += " after creating it"
+		}
+		if w.IfRV {
+			s += " when it carries a resourceVersion"
 		}
 		if w.InRetry {
 			s += " in retry"
