@@ -348,12 +348,17 @@ func (ck *checker) removalWhileDeleting(obj ssa.Value, r ssa.Instruction, w *wri
 func onlyRemoves(m flow.Mutation) bool { return m.List && m.Remove && !m.FromRead }
 
 // createOrPatch reports controllerutil.CreateOrPatch calls whose mutate
-// function changes a list: the library sends a plain merge patch.
+// function changes a list: the library sends a plain merge patch. An
+// object built with a generateName and no name is never found by the
+// library's Get, so it is always created and never patched.
 func (ck *checker) createOrPatch(w *writes.Write) []finding {
 	c := w.Call.Common()
 	fns := ck.flow.FuncValues(model.Arg(c, 3))
 	if len(fns) == 0 || w.Obj == nil {
 		return nil
+	}
+	if ck.flow.Unnamed(w.Obj, w.Call) {
+		return nil // its Get never finds it: it is created, never patched
 	}
 	for _, m := range ck.flow.Mutations(w.Obj, nil, nil) {
 		inside := false

@@ -697,3 +697,40 @@ var _ = []any{(*ConfigMapOwnerResetReconciler).adopt, (*WidgetOrphanReconciler).
 
 // The functions above are run by the program's workers.
 var _ = []any{(*ConfigMapOwnerResetReconciler).own, (*WidgetPauseReconciler).pause}
+
+// A credentials Secret built with a generateName and no name: the library's
+// Get looks it up by an empty name and never finds it, so CreateOrPatch
+// always creates it and its mutate function's reference goes into the
+// Create, never into a patch.
+func (r *ConfigMapOwnerResetReconciler) issueCredentials(ctx context.Context, widget *widgetsv1.Widget, password string) (*corev1.Secret, error) {
+	secret := &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{
+			GenerateName: widget.Name + "-",
+			Namespace:    widget.Namespace,
+		},
+		Data: map[string][]byte{"password": []byte(password)},
+	}
+	_, err := controllerutil.CreateOrPatch(ctx, r.Client, secret, func() error {
+		return controllerutil.SetControllerReference(widget, secret, r.Scheme)
+	})
+	return secret, err
+}
+
+// The positive control: the same Secret, named after the Widget, exists
+// after the first pass, and every later pass patches its references.
+func (r *ConfigMapOwnerResetReconciler) namedCredentials(ctx context.Context, widget *widgetsv1.Widget, password string) (*corev1.Secret, error) {
+	secret := &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{
+			GenerateName: widget.Name + "-",
+			Namespace:    widget.Namespace,
+		},
+		Data: map[string][]byte{"password": []byte(password)},
+	}
+	secret.Name = widget.Name + "-credentials"
+	_, err := controllerutil.CreateOrPatch(ctx, r.Client, secret, func() error { // want "^unconditional-patch: CreateOrPatch .*ownerReferences list"
+		return controllerutil.SetControllerReference(widget, secret, r.Scheme)
+	})
+	return secret, err
+}
+
+var _ = []any{(*ConfigMapOwnerResetReconciler).issueCredentials, (*ConfigMapOwnerResetReconciler).namedCredentials}

@@ -1,0 +1,145 @@
+package flow
+
+import (
+	"go/constant"
+	"go/token"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+	"github.com/lostupdate/lostupdate/analyzer/internal/ssax"
+)
+
+// Unnamed reports whether an object is built in the function with a
+// generateName and no name, and given to nothing that could name it before
+// at: a lookup by its key (controllerutil.CreateOrPatch's Get) never finds
+// it, so the call creates it and sends no patch.
+func (p *Package) Unnamed(obj ssa.Value, at ssa.Instruction) bool {
+	origins := p.Object(obj, at)
+	if len(origins) == 0 {
+		return false
+	}
+	for _, o := range origins {
+		alloc, ok := o.Site.(*ssa.Alloc)
+		if o.Kind != Constructed || !ok || !p.builtWithGenerateName(alloc, at) {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *Package) builtWithGenerateName(alloc *ssa.Alloc, at ssa.Instruction) bool {
+	// The functions given to the call (a mutate function) run after its
+	// lookup: what they do to the object does not decide what it finds.
+	var given []*ssa.Function
+	if c, ok := at.(ssa.CallInstruction); ok {
+		for _, arg := range c.Common().Args {
+			if mc, ok := strip(arg).(*ssa.MakeClosure); ok {
+				given = append(given, mc.Fn.(*ssa.Function))
+			}
+		}
+	}
+	generated := false
+	for _, a := range p.aliases(alloc) {
+		for _, r := range ssax.Referrers(a) {
+			if slices.ContainsFunc(given, func(fn *ssa.Function) bool { return within(r.Parent(), fn) }) {
+				continue
+			}
+			switch r := r.(type) {
+			case *ssa.FieldAddr:
+				if fieldName(r) != "ObjectMeta" {
+					continue
+				}
+				named, gen := metaNames(r)
+				if named {
+					return false
+				}
+				generated = generated || gen
+			case *ssa.Store:
+				if r.Val == a && !isVariable(r.Addr) {
+					return false // kept somewhere else (a variable's loads are aliases)
+				}
+				if r.Addr == a {
+					return false // the whole object replaced
+				}
+			case ssa.CallInstruction:
+				if r == at {
+					continue
+				}
+				if m := model.ObjectMethod(r.Common()); m == model.DeepCopy {
+					continue
+				}
+				return false // SetName, or a helper that may name it
+			}
+		}
+	}
+	return generated
+}
+
+// stored reports whether a field address is stored to.
+func stored(fa *ssa.FieldAddr) bool {
+	for _, r := range ssax.Referrers(fa) {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == fa {
+			return true
+		}
+	}
+	return false
+}
+
+// metaNames reports, of the address of an object's metadata, whether a name
+// may be set through it (a store of the name, a whole metadata stored other
+// than a literal that names nothing, a call given it: SetName), and whether
+// a generateName is.
+func metaNames(meta ssa.Value) (named, generated bool) {
+	for _, r := range ssax.Referrers(meta) {
+		switch r := r.(type) {
+		case *ssa.FieldAddr:
+			switch fieldName(r) {
+			case "Name":
+				if stored(r) {
+					return true, false
+				}
+			case "GenerateName":
+				for _, s := range ssax.Referrers(r) {
+					if st, ok := s.(*ssa.Store); ok && st.Addr == r && !emptyString(st.Val) {
+						generated = true
+					}
+				}
+			}
+		case *ssa.Store:
+			if r.Addr != meta {
+				return true, false // kept somewhere else
+			}
+			// obj.ObjectMeta = metav1.ObjectMeta{GenerateName: ...}
+			ld, ok := r.Val.(*ssa.UnOp)
+			lit, isAlloc := func() (*ssa.Alloc, bool) {
+				if !ok || ld.Op != token.MUL {
+					return nil, false
+				}
+				a, ok := ld.X.(*ssa.Alloc)
+				return a, ok
+			}()
+			if !isAlloc {
+				if k, ok := r.Val.(*ssa.Const); ok && k.IsNil() {
+					continue // the zero metadata
+				}
+				return true, false
+			}
+			n, g := metaNames(lit)
+			if n {
+				return true, false
+			}
+			generated = generated || g
+		case ssa.CallInstruction:
+			return true, false // SetName, or a helper given the metadata
+		}
+	}
+	return false, generated
+}
+
+// emptyString reports whether v is the constant "".
+func emptyString(v ssa.Value) bool {
+	k, ok := v.(*ssa.Const)
+	return ok && k.Value != nil && k.Value.Kind() == constant.String && constant.StringVal(k.Value) == ""
+}
