@@ -1,0 +1,68 @@
+package unconditionalpatch
+
+import (
+	"context"
+	"reflect"
+
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	widgetsv1 "lostupdate.test/crd/apis/widgets/v1"
+)
+
+// ScalerReconciler keeps a status of scalars (no list, no map), changed
+// through a copy: desired := obj.Status; mutate(&desired); obj.Status =
+// desired. The merge patch from the snapshot carries only the scalars that
+// changed, each set by the caller's mutate function: desired state, not a
+// value computed from the one it replaces.
+type ScalerReconciler struct {
+	client.Client
+}
+
+func (r *ScalerReconciler) patchStatus(ctx context.Context, hpa *autoscalingv1.HorizontalPodAutoscaler, mutate func(*autoscalingv1.HorizontalPodAutoscalerStatus)) error {
+	desired := hpa.Status
+	mutate(&desired)
+	if reflect.DeepEqual(hpa.Status, desired) {
+		return nil
+	}
+	patch := client.MergeFrom(hpa.DeepCopy())
+	hpa.Status = desired
+	return r.Status().Patch(ctx, hpa, patch)
+}
+
+// The positive control: the copy's counter is advanced from what was read,
+// and a concurrent advance is overwritten.
+func (r *ScalerReconciler) countScale(ctx context.Context, hpa *autoscalingv1.HorizontalPodAutoscaler) error {
+	desired := hpa.Status
+	desired.DesiredReplicas = desired.DesiredReplicas + 1
+	patch := client.MergeFrom(hpa.DeepCopy())
+	hpa.Status = desired
+	return r.Status().Patch(ctx, hpa, patch) // want "^unconditional-patch: Status\\(\\)\\.Patch of hpa sends a merge patch from MergeFrom without a precondition"
+}
+
+func (r *ScalerReconciler) markScaled(ctx context.Context, hpa *autoscalingv1.HorizontalPodAutoscaler, replicas int32) error {
+	return r.patchStatus(ctx, hpa, func(s *autoscalingv1.HorizontalPodAutoscalerStatus) {
+		s.CurrentReplicas = replicas
+		s.ObservedGeneration = &hpa.Generation
+	})
+}
+
+// A status that holds a list, changed through a copy: the merge patch
+// replaces the whole list of conditions.
+func (r *ScalerReconciler) patchWidgetStatus(ctx context.Context, w *widgetsv1.Widget, mutate func(*widgetsv1.WidgetStatus)) error {
+	desired := w.Status
+	mutate(&desired)
+	patch := client.MergeFrom(w.DeepCopy())
+	w.Status = desired
+	return r.Status().Patch(ctx, w, patch) // want "^unconditional-patch: Status\\(\\)\\.Patch of w sends a merge patch from MergeFrom without a precondition"
+}
+
+func (r *ScalerReconciler) markReady(ctx context.Context, w *widgetsv1.Widget) error {
+	return r.patchWidgetStatus(ctx, w, func(s *widgetsv1.WidgetStatus) {
+		meta.SetStatusCondition(&s.Conditions, metav1.Condition{Type: "Ready", Status: metav1.ConditionTrue, Reason: "Scaled"})
+	})
+}
+
+var _ = []any{(*ScalerReconciler).countScale, (*ScalerReconciler).markScaled, (*ScalerReconciler).markReady}
