@@ -52,6 +52,9 @@ func (p *Package) whileDeleting(v ssa.Value, at ssa.Instruction, depth int) bool
 	if p.branchDeleting(obj, at) || derefDeleting(obj, at) {
 		return true
 	}
+	if depth < maxParamReadDepth && p.rereadDeleting(v, at, depth) {
+		return true
+	}
 	// A deep copy carries the deletion timestamp its original had when it
 	// was copied (finalize(obj.DeepCopy()) under a test of obj's).
 	for _, c := range copies {
@@ -482,4 +485,104 @@ func isObjectOrMeta(v ssa.Value, obj map[ssa.Value]bool) bool {
 		v = fa.X
 	}
 	return false
+}
+
+// rereadDeleting reports whether every origin of an object is a
+// controller-runtime Get of it by the key of another object of its type
+// (client.ObjectKeyFromObject(t), client.ObjectKey{Name: t.Name,
+// Namespace: t.Namespace}) at which that object is being deleted: it is the
+// same object read again, and a deletion timestamp, once set, is never
+// unset (removeFinalizer(t) that fetches the latest version first).
+func (p *Package) rereadDeleting(v ssa.Value, at ssa.Instruction, depth int) bool {
+	origins := p.Object(v, at)
+	if len(origins) == 0 {
+		return false
+	}
+	for _, o := range origins {
+		c, ok := o.Site.(*ssa.Call)
+		if o.Kind != Read || !ok {
+			return false
+		}
+		mc, ok := model.Classify(c.Common())
+		if !ok || mc.Client != model.ControllerRuntime || mc.Method != "Get" || mc.Obj != 2 {
+			return false
+		}
+		src := keySource(model.Arg(c.Common(), 1))
+		if src == nil || !types.Identical(src.Type(), model.Arg(c.Common(), 2).Type()) && !types.Identical(src.Type(), strip(v).Type()) {
+			return false
+		}
+		if !p.whileDeleting(src, c, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// keySource returns the object whose key a key value is: the argument of
+// client.ObjectKeyFromObject, or the object whose name a composite key's
+// Name is read from (its namespace, when set, from the same one); nil if
+// there is none.
+func keySource(key ssa.Value) ssa.Value {
+	key = strip(key)
+	if c, ok := key.(*ssa.Call); ok {
+		if fn := c.Common().StaticCallee(); fn != nil && fn.Name() == "ObjectKeyFromObject" && len(c.Common().Args) == 1 {
+			return strip(c.Common().Args[0])
+		}
+		return nil
+	}
+	ld, ok := key.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return nil
+	}
+	lit, ok := ld.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	var name, ns ssa.Value
+	for _, r := range ssax.Referrers(lit) {
+		fa, ok := r.(*ssa.FieldAddr)
+		if !ok {
+			continue
+		}
+		for _, rr := range ssax.Referrers(fa) {
+			st, ok := rr.(*ssa.Store)
+			if !ok || st.Addr != fa {
+				continue
+			}
+			src := nameSource(st.Val)
+			if src == nil {
+				return nil
+			}
+			switch fieldName(fa) {
+			case "Name":
+				name = src
+			case "Namespace":
+				ns = src
+			}
+		}
+	}
+	if name == nil || ns != nil && ns != name {
+		return nil
+	}
+	return name
+}
+
+// nameSource returns the object a name or namespace is read from
+// (t.Name, t.GetName()), or nil.
+func nameSource(v ssa.Value) ssa.Value {
+	switch x := strip(v).(type) {
+	case *ssa.UnOp:
+		return ReadBase(x)
+	case *ssa.Call:
+		name := ""
+		if x.Common().IsInvoke() {
+			name = x.Common().Method.Name()
+		} else if fn := x.Common().StaticCallee(); fn != nil {
+			name = fn.Name()
+		}
+		if name == "GetName" || name == "GetNamespace" {
+			return ReadBase(x)
+		}
+	}
+	return nil
 }
