@@ -110,6 +110,11 @@ resourceVersion it could copy (nor does the function that calls the helper,
 or that encloses the closure). It claims the whole object by design, and
 the PUT replaces it as the author means. The same for a custom resource is
 reported: the API server rejects an update without a resourceVersion.
+Nor is a call of a helper that updates the object it is given only when
+it carries a resourceVersion, and otherwise creates it and updates what
+it reads back (if obj.GetResourceVersion() == "" { newObj = createAndGet(obj)
+}; Update(newObj), in a test of "" or of the length, either way round):
+a built object is never sent as built.
 An object held in an interface (a client.Object) is of a built-in kind
 when what built it answers one on every path: a builder, of any package,
 that returns a v1 or a v2 HorizontalPodAutoscaler as a client.Object.
@@ -232,7 +237,8 @@ result it is given and the error or nil, return reporting.Report(res,
 err)). An exported function (or exported method of an exported type) that
 its package does not use as a value and calls only where the caller then
 fails or requeues (or from such an exported function given the object: a
-handler method that wraps it), and that writes the object it is given
+handler method that wraps it, or defers it, defer h.SetPhase(ctx, obj): the
+write runs when that function returns to its callers), and that writes the object it is given
 without handing the error on (SetReadyCondition(ctx, c, obj), a helper
 for the controllers of other packages), is judged at its calls in those
 packages: a call after which the caller neither fails nor requeues
@@ -441,7 +447,12 @@ information. Reported at the Patch call:
     by a controller-runtime write, which fills it with the server's state)
     and stored back as it was read is not the value the patch replaces:
     st := obj.Status; Patch(obj); obj.Status = st sends what the program
-    had decided (a value computed from it still counts). Nor is a value a
+    had decided (a value computed from it still counts). A struct that
+    holds no list, map or interface, copied from the field, changed and
+    stored back whole (desired := obj.Status; mutate(&desired); obj.Status
+    = desired) sends the scalars that changed, each set from elsewhere:
+    desired state, unless a scalar of the copy is set from the copy or the
+    object (desired.Attempts = desired.Attempts + 1). Nor is a value a
     request to a service returns (a method of an interface, given a
     context), even when the request names something read from the object
     (an ID kept in an annotation): it is outside data. A list cleared and
@@ -481,7 +492,10 @@ information. Reported at the Patch call:
     analysis does not see: through a patcher, changes to status alone are
     not reported.
   - controllerutil.CreateOrPatch (or ctrl.CreateOrPatch), whose mutate
-    function changes a list.
+    function changes a list; not for an object built there with a
+    generateName and no name (and given to nothing before the call that
+    could name it): the library's Get never finds it, so it is always
+    created, never patched.
   - JSON patches without a test op whose operations address an array element
     by index, or set a value computed from the value read at the same path:
     text, and operations marshalled from maps or structs with json tags
@@ -529,7 +543,11 @@ name can be called only from its package; one with an exported name is
 judged by the calls its package makes), or given a struct of the program
 whose field holds the object (oc.Group, a field the helper never sets),
 when every caller so tests that field of the struct it passes (or the
-one object it stores there, gc := &groupContext{group: w}); or in a
+one object it stores there, gc := &groupContext{group: w}); or of an
+object read again by controller-runtime's Get with the key of such an
+object of its type (client.ObjectKeyFromObject(t), or client.ObjectKey{Name:
+t.Name, Namespace: t.Namespace}), the same object, still being deleted
+(removeFinalizer(t) that fetches the latest version first); or in a
 closure made
 there, such as a retried function that reads the object again), whether the
 patch runs in that branch or after it (the removal made there, the patch
