@@ -211,7 +211,7 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 			readsFirst := w.ReadsFirst || w.Via != nil && w.ViaWrite.ReadsFirst
 			wf := WriteFact{Param: idx, ParamField: field, Op: w.Op, ReadsFirst: readsFirst, Rereads: rereads, Replaces: w.Replaces, Client: -1, At: w.ViaWrite.At, PatchArg: -1}
 			wf.Status = w.Client != nil && w.Client.Subresource == "status" || w.Via != nil && w.ViaWrite.Status
-			wf.IfRV = field == "" && (w.Via != nil && w.ViaWrite.IfRV || p.writtenWithRV(fn, w, params[idx]))
+			wf.IfRV = field == "" && (w.Via != nil && w.ViaWrite.IfRV || idx >= 0 && idx < len(params) && p.writtenWithRV(fn, w, params[idx]))
 			if isDiff && d.obj == idx && d.objField == field {
 				wf.Diff, wf.From, wf.FromField, wf.PatchArg, wf.Status = d.patchArg < 0, d.from, d.fromField, d.patchArg, d.status
 			}
