@@ -734,3 +734,41 @@ func (r *ConfigMapOwnerResetReconciler) namedCredentials(ctx context.Context, wi
 }
 
 var _ = []any{(*ConfigMapOwnerResetReconciler).issueCredentials, (*ConfigMapOwnerResetReconciler).namedCredentials}
+
+// The positive control of a loop: the Secret is built once, before it;
+// the first round's Create gives it a name, and every later round patches
+// it.
+func (r *ConfigMapOwnerResetReconciler) credentialsPerRound(ctx context.Context, widget *widgetsv1.Widget, passwords []string) error {
+	secret := &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{
+			GenerateName: widget.Name + "-",
+			Namespace:    widget.Namespace,
+		},
+	}
+	for _, pw := range passwords {
+		_, err := controllerutil.CreateOrPatch(ctx, r.Client, secret, func() error { // want "^unconditional-patch: CreateOrPatch .*ownerReferences list"
+			secret.Data = map[string][]byte{"password": []byte(pw)}
+			return controllerutil.SetControllerReference(widget, secret, r.Scheme)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Metadata kept in variables stored into each other: the analysis cannot
+// tell which is the object's, and takes it as named.
+func (r *ConfigMapOwnerResetReconciler) swappedMeta(ctx context.Context, widget *widgetsv1.Widget) error {
+	var a, b metav1.ObjectMeta
+	a.GenerateName = widget.Name + "-"
+	b.Namespace = widget.Namespace
+	a, b = b, a
+	secret := &corev1.Secret{ObjectMeta: a}
+	_, err := controllerutil.CreateOrPatch(ctx, r.Client, secret, func() error { // want "^unconditional-patch: CreateOrPatch .*ownerReferences list"
+		return controllerutil.SetControllerReference(widget, secret, r.Scheme)
+	})
+	return err
+}
+
+var _ = []any{(*ConfigMapOwnerResetReconciler).credentialsPerRound, (*ConfigMapOwnerResetReconciler).swappedMeta}

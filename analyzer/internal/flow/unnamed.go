@@ -22,11 +22,36 @@ func (p *Package) Unnamed(obj ssa.Value, at ssa.Instruction) bool {
 	}
 	for _, o := range origins {
 		alloc, ok := o.Site.(*ssa.Alloc)
-		if o.Kind != Constructed || !ok || !p.builtWithGenerateName(alloc, at) {
+		if o.Kind != Constructed || !ok || alloc.Parent() != at.Parent() || againWithout(at.Block(), alloc.Block()) || !p.builtWithGenerateName(alloc, at) {
 			return false
 		}
 	}
 	return true
+}
+
+// againWithout reports whether block b can run again without block a
+// running in between: a loop around b that a is not in (the object built
+// before a loop whose every round creates or patches it: the first round's
+// Create gives it a name).
+func againWithout(b, a *ssa.BasicBlock) bool {
+	if a == b {
+		return false // built again in every round
+	}
+	seen := map[*ssa.BasicBlock]bool{a: true}
+	work := slices.Clone(b.Succs)
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		if x == b {
+			return true
+		}
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		work = append(work, x.Succs...)
+	}
+	return false
 }
 
 func (p *Package) builtWithGenerateName(alloc *ssa.Alloc, at ssa.Instruction) bool {
@@ -51,7 +76,7 @@ func (p *Package) builtWithGenerateName(alloc *ssa.Alloc, at ssa.Instruction) bo
 				if fieldName(r) != "ObjectMeta" {
 					continue
 				}
-				named, gen := metaNames(r)
+				named, gen := metaNames(r, map[ssa.Value]bool{})
 				if named {
 					return false
 				}
@@ -77,28 +102,27 @@ func (p *Package) builtWithGenerateName(alloc *ssa.Alloc, at ssa.Instruction) bo
 	return generated
 }
 
-// stored reports whether a field address is stored to.
-func stored(fa *ssa.FieldAddr) bool {
-	for _, r := range ssax.Referrers(fa) {
-		if st, ok := r.(*ssa.Store); ok && st.Addr == fa {
-			return true
-		}
-	}
-	return false
-}
-
 // metaNames reports, of the address of an object's metadata, whether a name
 // may be set through it (a store of the name, a whole metadata stored other
 // than a literal that names nothing, a call given it: SetName), and whether
 // a generateName is.
-func metaNames(meta ssa.Value) (named, generated bool) {
+func metaNames(meta ssa.Value, seen map[ssa.Value]bool) (named, generated bool) {
+	if seen[meta] {
+		return true, false // metadata variables stored into each other
+	}
+	seen[meta] = true
 	for _, r := range ssax.Referrers(meta) {
 		switch r := r.(type) {
 		case *ssa.FieldAddr:
 			switch fieldName(r) {
 			case "Name":
-				if stored(r) {
-					return true, false
+				// Only loads: a store, or the address given to a call, may name it.
+				for _, u := range ssax.Referrers(r) {
+					if ld, ok := u.(*ssa.UnOp); !ok || ld.Op != token.MUL {
+						if _, dbg := u.(*ssa.DebugRef); !dbg {
+							return true, false
+						}
+					}
 				}
 			case "GenerateName":
 				for _, s := range ssax.Referrers(r) {
@@ -126,7 +150,7 @@ func metaNames(meta ssa.Value) (named, generated bool) {
 				}
 				return true, false
 			}
-			n, g := metaNames(lit)
+			n, g := metaNames(lit, seen)
 			if n {
 				return true, false
 			}
