@@ -48,9 +48,82 @@ func (p *Package) scalarCopyBack(v ssa.Value, obj map[ssa.Value]bool, field stri
 			if !p.setFromElsewhere(r, isObjOrCopy) {
 				return false
 			}
+		case *ssa.MakeClosure:
+			return false // captured: changed whenever the closure runs
+		case ssa.CallInstruction:
+			if !p.changesFromElsewhere(r, cp) {
+				return false
+			}
 		}
 	}
 	return copied
+}
+
+// changesFromElsewhere reports whether a call given the address of a copy
+// (mutate(&desired)) sets its fields only from elsewhere: the functions it
+// may call are known (a function or closure, or, for a function
+// parameter, the closures the calls of the function in the package give
+// it), and none sets a field of the copy from one of its own
+// (s.Attempts++).
+func (p *Package) changesFromElsewhere(c ssa.CallInstruction, cp ssa.Value) bool {
+	common := c.Common()
+	if common.IsInvoke() {
+		return false
+	}
+	var callees []*ssa.Function
+	switch fv := strip(common.Value).(type) {
+	case *ssa.Function:
+		callees = append(callees, fv)
+	case *ssa.MakeClosure:
+		callees = append(callees, fv.Fn.(*ssa.Function))
+	case *ssa.Parameter:
+		calls := p.callsOf[fv.Parent()]
+		if len(calls) == 0 {
+			return false
+		}
+		for _, call := range calls {
+			arg := argFor(call.Common(), fv)
+			if arg == nil {
+				return false
+			}
+			switch f := strip(arg).(type) {
+			case *ssa.Function:
+				callees = append(callees, f)
+			case *ssa.MakeClosure:
+				callees = append(callees, f.Fn.(*ssa.Function))
+			default:
+				return false
+			}
+		}
+	default:
+		return false
+	}
+	for _, fn := range callees {
+		if len(fn.Blocks) == 0 {
+			return false
+		}
+		for i, a := range common.Args {
+			if a != cp {
+				continue
+			}
+			if i >= len(fn.Params) {
+				return false
+			}
+			prm := fn.Params[i]
+			for _, r := range ssax.Referrers(prm) {
+				switch r := r.(type) {
+				case *ssa.FieldAddr:
+					if !p.setFromElsewhere(r, func(o ssa.Value) bool { return o == prm }) {
+						return false
+					}
+				case *ssa.UnOp, *ssa.DebugRef, *ssa.BinOp:
+				default:
+					return false // given on, or kept
+				}
+			}
+		}
+	}
+	return true
 }
 
 // setFromElsewhere reports whether every store through a field address of
@@ -67,6 +140,8 @@ func (p *Package) setFromElsewhere(fa *ssa.FieldAddr, isObj func(ssa.Value) bool
 			if !p.setFromElsewhere(r, isObj) {
 				return false
 			}
+		case ssa.CallInstruction:
+			return false // the field's address given to a function: bump(&s.Count)
 		}
 	}
 	return true
