@@ -504,11 +504,13 @@ func (p *Package) rereadDeleting(v ssa.Value, at ssa.Instruction, depth int) boo
 			return false
 		}
 		mc, ok := model.Classify(c.Common())
-		if !ok || mc.Client != model.ControllerRuntime || mc.Method != "Get" || mc.Obj != 2 {
+		if !ok || mc.Client != model.ControllerRuntime || mc.Method != "Get" || mc.Obj != 2 || mc.Subresource != "" {
 			return false
 		}
+		// The same kind: one Go type of one kind (not an unstructured
+		// object or metadata, which any kind fills).
 		src := keySource(model.Arg(c.Common(), 1))
-		if src == nil || !types.Identical(src.Type(), model.Arg(c.Common(), 2).Type()) && !types.Identical(src.Type(), strip(v).Type()) {
+		if src == nil || !types.Identical(src.Type(), strip(v).Type()) || !oneKind(src.Type()) {
 			return false
 		}
 		if !p.whileDeleting(src, c, depth+1) {
@@ -518,10 +520,30 @@ func (p *Package) rereadDeleting(v ssa.Value, at ssa.Instruction, depth int) boo
 	return true
 }
 
+// oneKind reports whether values of a type are objects of one kind: a
+// pointer to a struct of a program's API, not an interface, an
+// unstructured object or object metadata.
+func oneKind(t types.Type) bool {
+	ptr, ok := types.Unalias(t).(*types.Pointer)
+	if !ok {
+		return false
+	}
+	named, ok := types.Unalias(ptr.Elem()).(*types.Named)
+	if !ok || model.IsUnstructured(t) {
+		return false
+	}
+	switch named.Obj().Name() {
+	case "PartialObjectMetadata", "Unstructured":
+		return false
+	}
+	_, isStruct := named.Underlying().(*types.Struct)
+	return isStruct
+}
+
 // keySource returns the object whose key a key value is: the argument of
 // client.ObjectKeyFromObject, or the object whose name a composite key's
-// Name is read from (its namespace, when set, from the same one); nil if
-// there is none.
+// Name is (t.Name, t.GetName()), its namespace, when set, the same one's;
+// nil if there is none.
 func keySource(key ssa.Value) ssa.Value {
 	key = strip(key)
 	if c, ok := key.(*ssa.Call); ok {
@@ -549,15 +571,20 @@ func keySource(key ssa.Value) ssa.Value {
 			if !ok || st.Addr != fa {
 				continue
 			}
-			src := nameSource(st.Val)
-			if src == nil {
-				return nil
+			f := fieldName(fa)
+			if f != "Name" && f != "Namespace" {
+				continue
 			}
-			switch fieldName(fa) {
-			case "Name":
+			src := metaSource(st.Val, f)
+			switch {
+			case src == nil:
+				return nil
+			case f == "Name" && name == nil:
 				name = src
-			case "Namespace":
+			case f == "Namespace" && ns == nil:
 				ns = src
+			default:
+				return nil // set twice
 			}
 		}
 	}
@@ -567,12 +594,20 @@ func keySource(key ssa.Value) ssa.Value {
 	return name
 }
 
-// nameSource returns the object a name or namespace is read from
-// (t.Name, t.GetName()), or nil.
-func nameSource(v ssa.Value) ssa.Value {
+// metaSource returns the object whose metadata field f (Name or Namespace)
+// v is: a load of t.F (or t.ObjectMeta.F), or t.GetF(); nil otherwise.
+func metaSource(v ssa.Value, f string) ssa.Value {
 	switch x := strip(v).(type) {
 	case *ssa.UnOp:
-		return ReadBase(x)
+		fa, ok := x.X.(*ssa.FieldAddr)
+		if x.Op != token.MUL || !ok || fieldName(fa) != f {
+			return nil
+		}
+		base := strip(fa.X)
+		if meta, ok := base.(*ssa.FieldAddr); ok && fieldName(meta) == "ObjectMeta" {
+			base = strip(meta.X)
+		}
+		return base
 	case *ssa.Call:
 		name := ""
 		if x.Common().IsInvoke() {
@@ -580,8 +615,8 @@ func nameSource(v ssa.Value) ssa.Value {
 		} else if fn := x.Common().StaticCallee(); fn != nil {
 			name = fn.Name()
 		}
-		if name == "GetName" || name == "GetNamespace" {
-			return ReadBase(x)
+		if name == "Get"+f {
+			return strip(model.Recv(x.Common()))
 		}
 	}
 	return nil
