@@ -353,4 +353,16 @@ func (r *WebAppReconciler) badUpdateAfterCheckOfBuiltServiceAccount(ctx context.
 	return kubeutil.UpdateAfterCheck(ctx, r.Client, sa) // want "^unconditional-update: UpdateAfterCheck updates sa, "
 }
 
+// kubeutil.CreateOrLabel PUTs the built object when it exists already.
+func (r *WebAppReconciler) badCreateOrLabelOfBuiltServiceAccount(ctx context.Context, req ctrl.Request) error {
+	var owner appsv1.Deployment
+	if err := r.Get(ctx, req.NamespacedName, &owner); err != nil {
+		return err
+	}
+	sa := kubeutil.DesiredServiceAccount(req.Namespace, owner.Name)
+	return kubeutil.CreateOrLabel(ctx, r.Client, sa) // want "^unconditional-update: CreateOrLabel updates sa, "
+}
+
+var _ = []any{(*WebAppReconciler).badCreateOrLabelOfBuiltServiceAccount}
+
 var _ = []any{(*WebAppReconciler).okCreateOrUpdateOfBuiltServiceAccount, (*WebAppReconciler).okSaveOrUpdateOfBuiltServiceAccount, (*WebAppReconciler).badUpdateAfterCheckOfBuiltServiceAccount}

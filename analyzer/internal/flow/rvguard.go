@@ -5,6 +5,8 @@ import (
 	"go/token"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/lostupdate/lostupdate/analyzer/internal/model"
 )
 
 // writtenWithRV reports whether a write reaches a parameter's object only
@@ -42,15 +44,82 @@ func (p *Package) writtenWithRV(fn *ssa.Function, w *WriteSite, prm *ssa.Paramet
 	if !ok {
 		return false
 	}
+	// The other edges bring an object read (createAndGet's Get): one
+	// of unknown provenance may be the parameter (create, and on
+	// AlreadyExists hand back the object built).
 	found := false
 	for i, edge := range phi.Edges {
 		if !p.fromParam(edge, phi, prm) {
+			if !p.allRead(edge, phi) {
+				return false
+			}
 			continue
 		}
 		if !under(phi.Block().Preds[i], phi.Block()) {
 			return false
 		}
 		found = true
+	}
+	return found
+}
+
+// allRead reports whether every origin of a value is an object read, not
+// one a write filled with the server's answer (a Create returns the
+// object it was given, refilled when it succeeded, as built when it
+// exists already).
+func (p *Package) allRead(v ssa.Value, at ssa.Instruction) bool {
+	return p.allReadAt(v, at, 0)
+}
+
+func (p *Package) allReadAt(v ssa.Value, at ssa.Instruction, depth int) bool {
+	origins := p.Object(v, at)
+	for _, o := range origins {
+		if o.Kind != Read && o.Kind != Precondition {
+			return false
+		}
+		if c, ok := o.Site.(ssa.CallInstruction); ok && o.Via == nil {
+			if mc, ok := model.Classify(c.Common()); ok && mc.Op != model.OpRead && mc.Op != model.OpCacheRead {
+				return false // refilled by a write
+			}
+		}
+		if o.Via != nil {
+			// A helper of the package: what its returns are, read again.
+			fn := p.Pkg.Prog.FuncValue(o.Via)
+			if fn == nil || fn.Pkg != p.Pkg {
+				continue // another package's: its summary says
+			}
+			if depth >= maxCallerDepth || !p.returnsRead(fn, depth+1) {
+				return false
+			}
+		}
+	}
+	return len(origins) > 0
+}
+
+// returnsRead reports whether every object a function returns (a result
+// of an object type, not nil) is an object read.
+func (p *Package) returnsRead(fn *ssa.Function, depth int) bool {
+	found := false
+	for _, b := range fn.Blocks {
+		if len(b.Instrs) == 0 {
+			continue
+		}
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		for _, r := range ret.Results {
+			if !isObjectType(r.Type()) {
+				continue
+			}
+			if k, ok := strip(r).(*ssa.Const); ok && k.IsNil() {
+				continue
+			}
+			if !p.allReadAt(r, ret, depth) {
+				return false
+			}
+			found = true
+		}
 	}
 	return found
 }

@@ -59,3 +59,23 @@ func UpdateAfterCheck(ctx context.Context, c client.Client, obj client.Object) e
 	}
 	return c.Update(ctx, obj)
 }
+
+// CreateOrLabel tests the resourceVersion too, but on AlreadyExists its
+// create hands back the object it was given: a built object is PUT as built.
+func CreateOrLabel(ctx context.Context, c client.Client, obj client.Object) error {
+	newObj := obj.DeepCopyObject().(client.Object)
+	if len(obj.GetResourceVersion()) == 0 {
+		var err error
+		if newObj, err = createOrKeep(ctx, c, obj); err != nil {
+			return err
+		}
+	}
+	return labelAndUpdate(ctx, c, newObj)
+}
+
+func createOrKeep(ctx context.Context, c client.Client, obj client.Object) (client.Object, error) {
+	if err := c.Create(ctx, obj); err != nil && !apierrors.IsAlreadyExists(err) {
+		return nil, err
+	}
+	return obj, nil
+}
