@@ -112,7 +112,7 @@ the PUT replaces it as the author means. The same for a custom resource is
 reported: the API server rejects an update without a resourceVersion.
 Nor is a call of a helper that updates the object it is given only when
 it carries a resourceVersion, and otherwise creates it and updates what
-it reads back (if obj.GetResourceVersion() == "" { newObj = createAndGet(obj)
+it reads back (a Get, not the object a Create filled or handed back) (if obj.GetResourceVersion() == "" { newObj = createAndGet(obj)
 }; Update(newObj), in a test of "" or of the length, either way round):
 a built object is never sent as built.
 An object held in an interface (a client.Object) is of a built-in kind
@@ -452,7 +452,10 @@ information. Reported at the Patch call:
     stored back whole (desired := obj.Status; mutate(&desired); obj.Status
     = desired) sends the scalars that changed, each set from elsewhere:
     desired state, unless a scalar of the copy is set from the copy or the
-    object (desired.Attempts = desired.Attempts + 1). Nor is a value a
+    object (desired.Attempts = desired.Attempts + 1), there or in a function
+    given the copy (the closures the package's calls give a mutate
+    parameter are read; a function the analysis cannot see, or a closure
+    that captures the copy, keeps it reported). Nor is a value a
     request to a service returns (a method of an interface, given a
     context), even when the request names something read from the object
     (an ID kept in an annotation): it is outside data. A list cleared and
@@ -493,9 +496,10 @@ information. Reported at the Patch call:
     not reported.
   - controllerutil.CreateOrPatch (or ctrl.CreateOrPatch), whose mutate
     function changes a list; not for an object built there with a
-    generateName and no name (and given to nothing before the call that
-    could name it): the library's Get never finds it, so it is always
-    created, never patched.
+    generateName and no name (given to nothing before the call that could
+    name it, and built again for every call: not before a loop around it):
+    the library's Get never finds it, so it is always created, never
+    patched.
   - JSON patches without a test op whose operations address an array element
     by index, or set a value computed from the value read at the same path:
     text, and operations marshalled from maps or structs with json tags
@@ -545,8 +549,9 @@ whose field holds the object (oc.Group, a field the helper never sets),
 when every caller so tests that field of the struct it passes (or the
 one object it stores there, gc := &groupContext{group: w}); or of an
 object read again by controller-runtime's Get with the key of such an
-object of its type (client.ObjectKeyFromObject(t), or client.ObjectKey{Name:
-t.Name, Namespace: t.Namespace}), the same object, still being deleted
+object of its Go type, a struct of one kind (not unstructured, not
+metadata), by client.ObjectKeyFromObject(t) or client.ObjectKey{Name:
+t.Name, Namespace: t.Namespace} (its own name and namespace), the same object, still being deleted
 (removeFinalizer(t) that fetches the latest version first); or in a
 closure made
 there, such as a retried function that reads the object again), whether the
