@@ -20,12 +20,8 @@ func (p *Package) scalarCopyBack(v ssa.Value, obj map[ssa.Value]bool, field stri
 	if holdsList(ft, 0) {
 		return false
 	}
-	ld, ok := strip(v).(*ssa.UnOp)
-	if !ok || ld.Op != token.MUL {
-		return false
-	}
-	cp, ok := ld.X.(*ssa.Alloc)
-	if !ok {
+	cp := loadedLocal(v)
+	if cp == nil {
 		return false
 	}
 	isObjOrCopy := func(o ssa.Value) bool { return obj[o] || o == cp }
@@ -168,4 +164,14 @@ func holdsList(t types.Type, depth int) bool {
 		}
 	}
 	return false
+}
+
+// loadedLocal returns the local variable (an Alloc) whose load v is, or nil.
+func loadedLocal(v ssa.Value) *ssa.Alloc {
+	ld, ok := strip(v).(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return nil
+	}
+	a, _ := ld.X.(*ssa.Alloc)
+	return a
 }

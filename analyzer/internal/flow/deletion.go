@@ -552,12 +552,8 @@ func keySource(key ssa.Value) ssa.Value {
 		}
 		return nil
 	}
-	ld, ok := key.(*ssa.UnOp)
-	if !ok || ld.Op != token.MUL {
-		return nil
-	}
-	lit, ok := ld.X.(*ssa.Alloc)
-	if !ok {
+	lit := loadedLocal(key)
+	if lit == nil {
 		return nil
 	}
 	var name, ns ssa.Value

@@ -136,15 +136,8 @@ func metaNames(meta ssa.Value, seen map[ssa.Value]bool) (named, generated bool) 
 				return true, false // kept somewhere else
 			}
 			// obj.ObjectMeta = metav1.ObjectMeta{GenerateName: ...}
-			ld, ok := r.Val.(*ssa.UnOp)
-			lit, isAlloc := func() (*ssa.Alloc, bool) {
-				if !ok || ld.Op != token.MUL {
-					return nil, false
-				}
-				a, ok := ld.X.(*ssa.Alloc)
-				return a, ok
-			}()
-			if !isAlloc {
+			lit := loadedLocal(r.Val)
+			if lit == nil {
 				if k, ok := r.Val.(*ssa.Const); ok && k.IsNil() {
 					continue // the zero metadata
 				}
