@@ -556,32 +556,31 @@ func keySource(key ssa.Value) ssa.Value {
 	if lit == nil {
 		return nil
 	}
+	st, ok := lit.Type().(*types.Pointer).Elem().Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
 	var name, ns ssa.Value
-	for _, r := range ssax.Referrers(lit) {
-		fa, ok := r.(*ssa.FieldAddr)
-		if !ok {
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i).Name()
+		if f != "Name" && f != "Namespace" {
 			continue
 		}
-		for _, rr := range ssax.Referrers(fa) {
-			st, ok := rr.(*ssa.Store)
-			if !ok || st.Addr != fa {
-				continue
-			}
-			f := fieldName(fa)
-			if f != "Name" && f != "Namespace" {
-				continue
-			}
-			src := metaSource(st.Val, f)
-			switch {
-			case src == nil:
-				return nil
-			case f == "Name" && name == nil:
-				name = src
-			case f == "Namespace" && ns == nil:
-				ns = src
-			default:
-				return nil // set twice
-			}
+		vals := storesInField(lit, i)
+		if len(vals) > 1 || f == "Name" && len(vals) == 0 {
+			return nil // set twice, or no name
+		}
+		if len(vals) == 0 {
+			continue
+		}
+		src := metaSource(vals[0], f)
+		if src == nil {
+			return nil
+		}
+		if f == "Name" {
+			name = src
+		} else {
+			ns = src
 		}
 	}
 	if name == nil || ns != nil && ns != name {

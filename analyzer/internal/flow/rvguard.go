@@ -170,7 +170,7 @@ func (p *Package) rvSetEdge(b *ssa.BasicBlock, prm *ssa.Parameter) (rvEdge, bool
 	rv := x
 	switch k.Value.Kind() {
 	case constant.String:
-		if constant.StringVal(k.Value) != "" {
+		if !emptyString(k) {
 			return rvEdge{}, false
 		}
 	case constant.Int:

@@ -472,8 +472,16 @@ func literalField(fa *ssa.FieldAddr) ssa.Value {
 // storedInField returns the value stored into field idx of the struct a
 // local variable a holds, when exactly one is.
 func storedInField(a *ssa.Alloc, idx int) ssa.Value {
-	var val ssa.Value
-	n := 0
+	if vals := storesInField(a, idx); len(vals) == 1 {
+		return vals[0]
+	}
+	return nil
+}
+
+// storesInField returns the values stored into field idx of the struct a
+// local variable a holds.
+func storesInField(a *ssa.Alloc, idx int) []ssa.Value {
+	var vals []ssa.Value
 	for _, r := range ssax.Referrers(a) {
 		f, ok := r.(*ssa.FieldAddr)
 		if !ok || f.X != a || f.Field != idx {
@@ -481,15 +489,11 @@ func storedInField(a *ssa.Alloc, idx int) ssa.Value {
 		}
 		for _, rr := range ssax.Referrers(f) {
 			if st, ok := rr.(*ssa.Store); ok && st.Addr == f {
-				val = st.Val
-				n++
+				vals = append(vals, st.Val)
 			}
 		}
 	}
-	if n != 1 {
-		return nil
-	}
-	return val
+	return vals
 }
 
 // isFakeValue reports whether a value is a fake client made in the analysed
