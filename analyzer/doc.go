@@ -447,15 +447,17 @@ information. Reported at the Patch call:
     by a controller-runtime write, which fills it with the server's state)
     and stored back as it was read is not the value the patch replaces:
     st := obj.Status; Patch(obj); obj.Status = st sends what the program
-    had decided (a value computed from it still counts). A struct that
-    holds no list, map or interface, copied from the field, changed and
-    stored back whole (desired := obj.Status; mutate(&desired); obj.Status
-    = desired) sends the scalars that changed, each set from elsewhere:
-    desired state, unless a scalar of the copy is set from the copy or the
-    object (desired.Attempts = desired.Attempts + 1), there or in a function
-    given the copy (the closures the package's calls give a mutate
-    parameter are read; a function the analysis cannot see, or a closure
-    that captures the copy, keeps it reported). Nor is a value a
+    had decided (a value computed from it still counts). A struct copied
+    from the field, changed and stored back whole (desired := obj.Status;
+    mutate(&desired); obj.Status = desired) sends the fields that changed,
+    each set from elsewhere: desired state, unless a field of the copy is
+    set from the copy or the object (desired.Attempts = desired.Attempts +
+    1), or a list or map of the copy is read at all (appended to, changed in
+    place, given to SetStatusCondition; comparing the copy with
+    reflect.DeepEqual is fine), there or in a function given the copy (the
+    closures the package's calls give a mutate parameter are read; a
+    function the analysis cannot see, or a closure that captures the copy,
+    keeps it reported). Nor is a value a
     request to a service returns (a method of an interface, given a
     context), even when the request names something read from the object
     (an ID kept in an annotation): it is outside data. A list cleared and

@@ -6,28 +6,37 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/lostupdate/lostupdate/analyzer/internal/model"
 	"github.com/lostupdate/lostupdate/analyzer/internal/ssax"
 )
 
-// scalarCopyBack reports whether a value stored whole into a struct field
-// (path field of an object in obj) is a changed copy of that same field, of
-// a struct that holds no list or map (desired := obj.Status;
-// mutate(&desired); obj.Status = desired): a merge patch from a snapshot
-// carries only the scalars that changed, each set by the code from
-// elsewhere, not the struct read. Not when a scalar of the copy is set from
-// a value of the copy or the object (desired.Attempts = desired.Attempts+1).
-func (p *Package) scalarCopyBack(v ssa.Value, obj map[ssa.Value]bool, field string, ft types.Type) bool {
-	if holdsList(ft, 0) {
-		return false
-	}
+// copyBack reports whether a value stored whole into a struct field (path
+// field of an object in obj) is a changed copy of that same field
+// (desired := obj.Status; mutate(&desired); obj.Status = desired) whose
+// fields are each set by the code from elsewhere, not from the struct read:
+// a merge patch from a snapshot carries only the fields that changed, each
+// desired state. Not when a field of the copy is set from a value of the
+// copy or the object (desired.Attempts = desired.Attempts+1), nor, where the
+// struct holds a list or map, when one of those is read from the copy at
+// all (appended to, changed in place, its address given to a call: the
+// list read, changed, sent whole).
+func (p *Package) copyBack(v ssa.Value, obj map[ssa.Value]bool, field string, ft types.Type) bool {
 	cp := loadedLocal(v)
 	if cp == nil {
 		return false
 	}
+	lists := holdsList(ft, 0)
 	isObjOrCopy := func(o ssa.Value) bool { return obj[o] || o == cp }
 	copied := false
 	for _, r := range ssax.Referrers(cp) {
 		switch r := r.(type) {
+		case *ssa.UnOp:
+			// A load of the copy whole: the one stored back, or one
+			// compared with the object (reflect.DeepEqual). Any other
+			// shares the copy's lists with where it goes.
+			if lists && r != strip(v) && !onlyCompared(r) {
+				return false
+			}
 		case *ssa.Store:
 			if r.Addr != cp {
 				return false // the copy's address kept somewhere
@@ -47,7 +56,7 @@ func (p *Package) scalarCopyBack(v ssa.Value, obj map[ssa.Value]bool, field stri
 		case *ssa.MakeClosure:
 			return false // captured: changed whenever the closure runs
 		case ssa.CallInstruction:
-			if !p.changesFromElsewhere(r, cp) {
+			if !p.changesFromElsewhere(r, cp, lists) {
 				return false
 			}
 		}
@@ -61,7 +70,7 @@ func (p *Package) scalarCopyBack(v ssa.Value, obj map[ssa.Value]bool, field stri
 // parameter, the closures the calls of the function in the package give
 // it), and none sets a field of the copy from one of its own
 // (s.Attempts++).
-func (p *Package) changesFromElsewhere(c ssa.CallInstruction, cp ssa.Value) bool {
+func (p *Package) changesFromElsewhere(c ssa.CallInstruction, cp ssa.Value, lists bool) bool {
 	common := c.Common()
 	if common.IsInvoke() {
 		return false
@@ -112,7 +121,11 @@ func (p *Package) changesFromElsewhere(c ssa.CallInstruction, cp ssa.Value) bool
 					if !p.setFromElsewhere(r, func(o ssa.Value) bool { return o == prm }) {
 						return false
 					}
-				case *ssa.UnOp, *ssa.DebugRef, *ssa.BinOp:
+				case *ssa.UnOp:
+					if lists && !onlyCompared(r) {
+						return false // the copy whole, its lists shared
+					}
+				case *ssa.DebugRef, *ssa.BinOp:
 				default:
 					return false // given on, or kept
 				}
@@ -124,10 +137,17 @@ func (p *Package) changesFromElsewhere(c ssa.CallInstruction, cp ssa.Value) bool
 
 // setFromElsewhere reports whether every store through a field address of
 // a copy (and the addresses within it) stores a value not computed from a
-// field of the copy or of the object.
+// field of the copy or of the object, and a field that holds a list or a
+// map is not read (a load of it may be changed in place or appended to).
 func (p *Package) setFromElsewhere(fa *ssa.FieldAddr, isObj func(ssa.Value) bool) bool {
 	for _, r := range ssax.Referrers(fa) {
 		switch r := r.(type) {
+		case *ssa.UnOp:
+			if holdsList(fa.Type().Underlying().(*types.Pointer).Elem(), 0) && !onlyCompared(r) {
+				return false
+			}
+		case *ssa.IndexAddr:
+			return false // an element of an array field
 		case *ssa.Store:
 			if r.Addr == fa && p.ReadFrom(r.Val, isObj) != nil {
 				return false
@@ -138,6 +158,27 @@ func (p *Package) setFromElsewhere(fa *ssa.FieldAddr, isObj func(ssa.Value) bool
 			}
 		case ssa.CallInstruction:
 			return false // the field's address given to a function: bump(&s.Count)
+		}
+	}
+	return true
+}
+
+// onlyCompared reports whether a loaded value is used only by functions
+// that read what they are given and keep nothing (reflect.DeepEqual,
+// equality.Semantic.DeepEqual, logging).
+func onlyCompared(ld *ssa.UnOp) bool {
+	for _, r := range ssax.Referrers(ld) {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.MakeInterface:
+			for _, u := range ssax.Referrers(r) {
+				c, ok := u.(ssa.CallInstruction)
+				if !ok || !model.IsReadOnly(c.Common()) {
+					return false
+				}
+			}
+		default:
+			return false
 		}
 	}
 	return true

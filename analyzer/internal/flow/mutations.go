@@ -295,9 +295,9 @@ func (p *Package) fieldMutations(f *ssa.FieldAddr, path string, obj map[ssa.Valu
 				// changed, not the object whole. Only a value put into
 				// it here from what was read is a read-modify-write.
 				m.FromRead = p.mapValueFromRead(r.Val, obj, sub)
-			case isStruct && p.scalarCopyBack(r.Val, obj, sub, ft):
+			case isStruct && p.copyBack(r.Val, obj, sub, ft):
 				// desired := obj.Status; mutate(&desired); obj.Status =
-				// desired: the scalars that changed, set from elsewhere.
+				// desired: the fields that changed, set from elsewhere.
 			case !isSlice:
 				m.FromRead = p.fromObject(r.Val, obj, sub, r)
 			case emptyList(r.Val):

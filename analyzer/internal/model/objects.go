@@ -175,6 +175,9 @@ var readOnlyFuncs = map[string]bool{
 	Meta + ".IsStatusConditionTrue":            true,
 	Meta + ".IsStatusConditionFalse":           true,
 	Meta + ".IsStatusConditionPresentAndEqual": true,
+	// equality.Semantic.DeepEqual: the method of the forked reflect
+	// package that conversion.Equalities embeds.
+	"(k8s.io/apimachinery/third_party/forked/golang/reflect.Equalities).DeepEqual": true,
 }
 
 // IsReadOnly reports a call that only looks at what it is given: logging,
