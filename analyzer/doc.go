@@ -16,7 +16,9 @@ is the client's job. lostupdate finds the code that gets this wrong.
 It recognises the client-gen typed clientsets (k8s.io/client-go/kubernetes
 and generated clientsets for custom resources, the generic gentype clients),
 the dynamic client, controller-runtime's client, listers and informer stores,
-by the shape of their calls, in older releases too (client-go before v0.18,
+by the shape of their calls (a controller-runtime subresource write
+given client.WithSubResourceBody(body) writes the body: it is what is sent
+and filled, the object argument only names the object), in older releases too (client-go before v0.18,
 whose methods take no context, controller-runtime before v0.13, whose Get
 takes no options) and vendored in GOPATH mode; and the conflict retries: retry.RetryOnConflict,
 retry.OnError with apierrors.IsConflict, wait conditions (given as a func
@@ -119,7 +121,9 @@ An object held in an interface (a client.Object) is of a built-in kind
 when what built it answers one on every path: a builder, of any package,
 that returns a v1 or a v2 HorizontalPodAutoscaler as a client.Object.
 A successful Create followed by an Update of the same built object is
-reported.
+reported. A Scale built and PUT to the scale subresource (UpdateScale, or
+SubResource("scale").Update with the Scale as its body) is not: it sets
+the replica count alone, a blind write of one value.
 
 An object the function allocates into a reference field of a struct of
 the program's own (r.Instance = &T{}) and reads into through that field

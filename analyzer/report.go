@@ -269,6 +269,26 @@ func (ck *checker) argText(call ssa.CallInstruction, i int) string {
 	return short(types.ExprString(arg))
 }
 
+// bodyText returns the source of the body a subresource write sends:
+// scale in SubResource("scale").Update(ctx, d, client.WithSubResourceBody(scale)).
+func (ck *checker) bodyText(call ssa.CallInstruction) string {
+	ce := ck.callExpr(call)
+	if ce == nil {
+		return "the object"
+	}
+	text := "the object"
+	for _, arg := range ce.Args {
+		opt, ok := ast.Unparen(arg).(*ast.CallExpr)
+		if !ok || len(opt.Args) != 1 {
+			continue
+		}
+		if sel, ok := ast.Unparen(opt.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "WithSubResourceBody" {
+			text = short(types.ExprString(ast.Unparen(opt.Args[0])))
+		}
+	}
+	return text
+}
+
 // paramText returns the source of the argument a call passes for a
 // parameter of its callee (index counting a method's receiver as 0).
 func (ck *checker) paramText(call ssa.CallInstruction, param int) string {
@@ -298,6 +318,9 @@ func short(s string) string {
 // objText names the object a write writes.
 func (ck *checker) objText(w *writes.Write) string {
 	if w.Client != nil {
+		if model.SubResourceBody(w.Call.Common(), *w.Client) != nil {
+			return ck.bodyText(w.Call)
+		}
 		return ck.argText(w.Call, w.Client.Obj)
 	}
 	if w.Via != nil && w.ViaWrite.ParamField != "" {

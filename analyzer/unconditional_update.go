@@ -52,9 +52,15 @@ func checkUnconditionalUpdate(ck *checker, w *writes.Write) []finding {
 // an object the controller claims whole, by design: it is not reported. A
 // custom resource's is: the API server rejects it. A helper that updates
 // the object only when it carries a resourceVersion (and otherwise creates
-// it and writes what it reads back) sends no PUT of a built object.
+// it and writes what it reads back) sends no PUT of a built object. Nor
+// does a PUT of a Scale to the scale subresource (UpdateScale, or
+// SubResource("scale").Update with the Scale as its body): it sets the
+// replica count alone, a blind write of one value.
 func unconditionalUpdate(w *writes.Write) bool {
 	if w.Op != model.OpUpdate || w.HelperReadsFirst() || w.Via != nil && w.ViaWrite.IfRV || w.Condition().Verdict != writes.Unconditional {
+		return false
+	}
+	if w.Via == nil && w.Obj != nil && model.IsScale(w.Obj.Type()) {
 		return false
 	}
 	return !w.Replaces || writeFamily(w) != builtIn

@@ -586,7 +586,8 @@ func (p *Package) callEvent(call ssa.CallInstruction, a ssa.Value) *event {
 			return &event{kind: evFill, instr: call, origin: Origin{Kind: Read, Site: call, RV0: p.RV0(c, mc)}}
 		case mc.Op == model.OpCacheRead:
 			return &event{kind: evFill, instr: call, origin: Origin{Kind: CacheRead, Site: call}}
-		case mc.Client == model.ControllerRuntime && (mc.Op == model.OpCreate || mc.Op == model.OpUpdate || mc.Op == model.OpPatch):
+		case mc.Client == model.ControllerRuntime && (mc.Op == model.OpCreate || mc.Op == model.OpUpdate || mc.Op == model.OpPatch) &&
+			model.SubResourceBody(c, mc) == nil:
 			// controller-runtime fills the object in with the server's
 			// state, new resourceVersion included, when the write succeeds.
 			return &event{kind: evFill, instr: call, origin: Origin{Kind: Read, Site: call}, onSuccess: true}

@@ -284,6 +284,9 @@ func (p *Package) writeSites(call ssa.CallInstruction) []*WriteSite {
 		if mc.Obj >= 0 {
 			w.Obj = model.Arg(c, mc.Obj)
 		}
+		if body := model.SubResourceBody(c, mc); body != nil {
+			w.Obj = body // what is sent; the object argument only names it
+		}
 		w.Err = errValue(call, mc.Err, mc.Result >= 0)
 		return []*WriteSite{w}
 	}

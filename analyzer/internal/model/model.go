@@ -37,6 +37,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/lostupdate/lostupdate/analyzer/internal/ssax"
 )
 
 // Op is what a recognised call does.
@@ -606,3 +608,32 @@ func HasStatus(t types.Type) bool {
 // client, by name, returns the writer of a subresource: Status(),
 // SubResource(name).
 func IsSubResourceAccessor(name string) bool { return name == "Status" || name == "SubResource" }
+
+// SubResourceBody returns the object a controller-runtime subresource
+// write sends, and fills with the response, in place of its object
+// argument: the body given with client.WithSubResourceBody(body)
+// (c.SubResource("scale").Update(ctx, dep, client.WithSubResourceBody(scale))
+// PUTs scale, and dep only names the object); nil when none is given.
+func SubResourceBody(c *ssa.CallCommon, call Call) ssa.Value {
+	if call.Client != ControllerRuntime || call.Subresource == "" || call.Opts < 0 || !call.Op.IsWrite() {
+		return nil
+	}
+	var body ssa.Value
+	for _, el := range ssax.VariadicElements(ssax.Strip(Arg(c, call.Opts))) {
+		opt, ok := el.Value.(*ssa.Call)
+		if !ok || CalleeName(&opt.Call) != CRClient+".WithSubResourceBody" || len(opt.Call.Args) != 1 {
+			continue
+		}
+		body = ssax.Strip(opt.Call.Args[0]) // the last one given wins
+	}
+	return body
+}
+
+// IsScale reports whether t is a Scale (autoscaling/v1, or the older
+// groups' copies): the body of the scale subresource, which holds the
+// replica count alone.
+func IsScale(t types.Type) bool {
+	p, n := typeName(t)
+	return n == "Scale" && strings.HasPrefix(p, "k8s.io/api/") && (strings.HasSuffix(p, "/autoscaling/v1") ||
+		strings.HasSuffix(p, "/extensions/v1beta1") || strings.HasSuffix(p, "/apps/v1beta1") || strings.HasSuffix(p, "/apps/v1beta2"))
+}
