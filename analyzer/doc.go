@@ -96,7 +96,11 @@ function stored there: a literal that a Get fills before it is stored
 (objs[i] = obj) is a read, not a built object. An unstructured object
 given the content of a typed one (SetUnstructuredContent of what
 runtime.DefaultUnstructuredConverter.ToUnstructured made of it) is that
-object: read, it carries the resourceVersion read. A helper that reads
+object: read, it carries the resourceVersion read. So is an object
+decoded from the encoding of another, with a patch applied to it or not
+(json.Marshal(obj), or a codec's Encode(obj, buf) or
+json.NewEncoder(buf).Encode(obj) and then buf.Bytes(); a rollback that
+applies a ControllerRevision's data to the object read). A helper that reads
 the object into the pointer it is given before it writes it
 (controllerutil.CreateOrUpdate) makes the write conditional, and so does
 a helper of any package that wraps such a helper, however many helpers

@@ -861,6 +861,12 @@ func (p *Package) encodingOfDepth(data ssa.Value, callers int) (obj ssa.Value, f
 				return nil, true
 			}
 			return nil, p.fromOutside(data, 0)
+		case *ssa.Call:
+			// buf.Bytes() after codec.Encode(obj, buf).
+			if v := model.BufferEncoding(x.Common()); v != nil {
+				return v, false
+			}
+			return nil, p.fromOutside(data, 0)
 		case *ssa.UnOp:
 			vals := p.VariableValues(x)
 			if len(vals) != 1 {

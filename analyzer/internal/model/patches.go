@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/lostupdate/lostupdate/analyzer/internal/ssax"
 )
 
 // encoders encode their argument 0 as the JSON (or YAML) of an object; the
@@ -44,6 +46,63 @@ func ConvertedDocument(c *ssa.CallCommon) ssa.Value {
 // IsEncoder reports whether a call encodes its argument 0 as an object's
 // JSON or YAML.
 func IsEncoder(c *ssa.CallCommon) bool { return encoders[CalleeName(c)] }
+
+// streamEncoders write the encoding of their argument 0 to the writer
+// their argument 1 is: apimachinery's encoders and serializers (a codec,
+// unstructured.UnstructuredJSONScheme, serializer/json's Serializer).
+var streamEncoders = map[string]bool{
+	// Codec and Serializer embed Encoder: a call through them is Encoder's.
+	"(" + Runtime + ".Encoder).Encode":                     true,
+	"(*" + Runtime + "/serializer/json.Serializer).Encode": true,
+}
+
+// BufferEncoding returns the object encoded into the buffer whose bytes a
+// call takes ((*bytes.Buffer).Bytes or String, after codec.Encode(obj,
+// buf) or json.NewEncoder(buf).Encode(obj)), or nil.
+func BufferEncoding(c *ssa.CallCommon) ssa.Value {
+	switch CalleeName(c) {
+	case "(*bytes.Buffer).Bytes", "(*bytes.Buffer).String":
+	default:
+		return nil
+	}
+	buf := c.Args[0]
+	var obj ssa.Value
+	writer := func(w ssa.Value) bool { return ssax.Strip(w) == buf }
+	for _, r := range ssax.Referrers(buf) {
+		mi, ok := r.(*ssa.MakeInterface)
+		if !ok {
+			continue
+		}
+		for _, u := range ssax.Referrers(mi) {
+			call, ok := u.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			uc := call.Common()
+			args := Args(uc)
+			switch {
+			case streamEncoders[CalleeName(uc)] && len(args) == 2 && writer(args[1]):
+				obj = ssax.Strip(args[0])
+			case CalleeName(uc) == "encoding/json.NewEncoder" && writer(args[0]):
+				// json.NewEncoder(buf).Encode(obj)
+				enc, ok := call.(*ssa.Call)
+				if !ok {
+					continue
+				}
+				for _, e := range ssax.Referrers(enc) {
+					ec, ok := e.(ssa.CallInstruction)
+					if ok && CalleeName(ec.Common()) == "(*encoding/json.Encoder).Encode" && Recv(ec.Common()) == enc {
+						obj = ssax.Strip(ec.Common().Args[1])
+					}
+				}
+			}
+		}
+	}
+	if obj == nil || !IsObject(obj.Type()) {
+		return nil
+	}
+	return obj
+}
 
 // PatchDiff is a function that builds patch data as the difference of the
 // encodings of two objects.
