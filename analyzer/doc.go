@@ -669,7 +669,11 @@ parameter) bounds a poll or a loop that checks it, not one that only
 passes it on. The user's own retry helpers count through their summaries,
 in this package or another: a helper that hands its context parameter to
 such a poll, through any number of wrappers, is bounded by the context its
-caller gives it.
+caller gives it. A write that cannot get a 409 is not retried on conflict,
+whatever loop it runs in: a patch without a precondition (a merge patch
+of an annotation built by the code, also bytes marshalled before the loop
+and captured by its function), a PUT of an object built without a
+resourceVersion.
 Reported at the write call inside the loop.
 
 	for {

@@ -380,6 +380,18 @@ type hole struct{ v ssa.Value }
 // map[string]any, []any, constants and *hole.
 func (e *evaluator) tree(v ssa.Value) (any, *ssa.Call, bool) {
 	v = strip(v)
+	// A variable holding the bytes (one a closure captures, say).
+	for i := 0; i < maxTextDepth; i++ {
+		ld, ok := v.(*ssa.UnOp)
+		if !ok || ld.Op != token.MUL || e.vars == nil {
+			break
+		}
+		vals := e.vars(ld)
+		if len(vals) != 1 {
+			break
+		}
+		v = strip(vals[0])
+	}
 	if ext, ok := v.(*ssa.Extract); ok && ext.Index == 0 {
 		if call, ok := ext.Tuple.(*ssa.Call); ok {
 			if model.IsEncoder(call.Common()) {
