@@ -211,7 +211,10 @@ first. Returning the error is fine: a controller's work queue requeues it,
 and a caller may retry; so is redoing the write on its failure path,
 through a function of the package that writes, or a retry helper given one
 (if err != nil { log...; return retry.RetryOnConflict(backoff, func() error
-{ Get; ...; Update }) }); so is asking for a requeue on conflict, also from a
+{ Get; ...; Update }) }, or a loop there that reads again and writes
+again: if err != nil { for tries > 0 { latest := Get(); err = update(latest)
+... } }; the callers of a helper that does so lose nothing to a conflict,
+whatever error it returns after the loop); so is asking for a requeue on conflict, also from a
 deferred closure that sets the function's named results, or returning a
 package-level variable whose name asks for another attempt or reports a
 failure (return worker.StatusConflict, return worker.StatusError; not

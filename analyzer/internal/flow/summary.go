@@ -227,7 +227,7 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 					wf.Client = paramIndex(fn, prm)
 				}
 			}
-			if r := p.RetryOfWrite(w); r != nil {
+			if r := p.RetryOfWrite(w); r != nil || p.retriedOnFailure(fn, w) {
 				wf.InRetry = true
 			} else if w.Err != nil {
 				if fate, _ := p.ErrorFate(w.Err, w.Call); fate == Handled && p.returnsValue(fn, w.Err) {
@@ -698,4 +698,34 @@ func (p *Package) handsOnResult(fn *ssa.Function) int {
 		param = src.param
 	}
 	return param
+}
+
+// retriedOnFailure reports whether a write's failure is followed, in the
+// blocks that run only when it failed, by a conflict retry that writes
+// again: a write in a retry loop of the function (err := update(obj); if
+// err != nil { for tries > 0 { latest := Get(); err = update(latest); ...
+// } }), or a retry helper given a function of the package that writes. The
+// write's 409 reaches that retry, whatever the function returns after it
+// (the first write's error, when the loop's is shadowed).
+func (p *Package) retriedOnFailure(fn *ssa.Function, w *WriteSite) bool {
+	if w.Err == nil {
+		return false
+	}
+	for _, x := range p.writesIn(fn) {
+		if x != w && x.Op == w.Op && onFailure(w.Err, x.Call) && p.RetryOfWrite(x) != nil {
+			return true
+		}
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			c, ok := instr.(ssa.CallInstruction)
+			if !ok || !onFailure(w.Err, c) {
+				continue
+			}
+			if f, ok := model.FuncOf(c.Common()); ok && f.Kind == model.FuncRetry && p.rewrites(c.Common()) {
+				return true
+			}
+		}
+	}
+	return false
 }
