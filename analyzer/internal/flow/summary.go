@@ -227,7 +227,7 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 					wf.Client = paramIndex(fn, prm)
 				}
 			}
-			if r := p.RetryOfWrite(w); r != nil || p.retriedOnFailure(fn, w) {
+			if r := p.RetryOfWrite(w); r != nil || p.retriedOnFailure(fn, w, writes) {
 				wf.InRetry = true
 			} else if w.Err != nil {
 				if fate, _ := p.ErrorFate(w.Err, w.Call); fate == Handled && p.returnsValue(fn, w.Err) {
@@ -707,19 +707,19 @@ func (p *Package) handsOnResult(fn *ssa.Function) int {
 // } }), or a retry helper given a function of the package that writes. The
 // write's 409 reaches that retry, whatever the function returns after it
 // (the first write's error, when the loop's is shadowed).
-func (p *Package) retriedOnFailure(fn *ssa.Function, w *WriteSite) bool {
-	if w.Err == nil {
+func (p *Package) retriedOnFailure(fn *ssa.Function, w *WriteSite, writes []*WriteSite) bool {
+	if w.Err == nil || w.Call.Parent() != fn {
 		return false
 	}
-	for _, x := range p.writesIn(fn) {
-		if x != w && x.Op == w.Op && onFailure(w.Err, x.Call) && p.RetryOfWrite(x) != nil {
+	for _, x := range writes {
+		if x != w && x.Op == w.Op && x.Call.Parent() == fn && onFailure(w.Err, x.Call) && p.RetryOfWrite(x) != nil {
 			return true
 		}
 	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			c, ok := instr.(ssa.CallInstruction)
-			if !ok || !onFailure(w.Err, c) {
+			if !ok || c == w.Call || !onFailure(w.Err, c) {
 				continue
 			}
 			if f, ok := model.FuncOf(c.Common()); ok && f.Kind == model.FuncRetry && p.rewrites(c.Common()) {
