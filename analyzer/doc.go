@@ -676,7 +676,8 @@ caller gives it. A write that cannot get a 409 is not retried on conflict,
 whatever loop it runs in: a patch without a precondition (a merge patch
 of an annotation built by the code, also bytes marshalled before the loop
 and captured by its function), a PUT of an object built without a
-resourceVersion.
+resourceVersion; nor is a patch whose body the analysis cannot read (bytes
+the callers give), which most likely carries no precondition either.
 Reported at the write call inside the loop.
 
 	for {

@@ -3,6 +3,7 @@ package analyzer
 import (
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/lostupdate/lostupdate/analyzer/internal/model"
 	"github.com/lostupdate/lostupdate/analyzer/internal/writes"
 )
 
@@ -16,6 +17,11 @@ func checkUnboundedRetry(ck *checker, w *writes.Write) []finding {
 	r := w.Retry()
 	if r == nil || (r.Bounded && r.Backoff) || ck.flow.BoundedByContext(r) || w.Condition().Verdict == writes.Unconditional {
 		return nil // a write that cannot conflict is not retried on conflict
+	}
+	if w.Op == model.OpPatch && w.Condition().Verdict != writes.Conditional {
+		// A patch conflicts only when it carries a precondition; one whose
+		// body the analysis cannot read most likely carries none.
+		return nil
 	}
 	var what, risk string
 	switch {
