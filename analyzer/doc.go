@@ -295,7 +295,8 @@ the write on every way the tests before it allow: an Update whose err
 shadows the read's, nil where the Update runs, tested to choose between
 sleeping and returning);
 and a write in a helper of the package of an object it is given (or an
-element of a map or slice it is given), where every call of the helper
+element of a map or slice it is given, or an item of the list object it is
+given: po := &pods.Items[i]), where every call of the helper
 runs in such a round with an argument read or worked out in that round (a
 map of the out-of-date items of a List, or an item of a list read in that
 round, by a List or a helper of the package that returns what a List

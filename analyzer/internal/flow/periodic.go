@@ -589,6 +589,13 @@ func ParamOf(o Origin) *ssa.Parameter {
 		return o.Param
 	}
 	v, _ := o.Site.(ssa.Value)
-	prm, _ := listOf(v).(*ssa.Parameter)
+	list := listOf(v)
+	// An item of the Items of a list object given (pods.Items[i]).
+	if ld, ok := list.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		if fa, ok := ld.X.(*ssa.FieldAddr); ok && fieldName(fa) == "Items" {
+			list = fa.X
+		}
+	}
+	prm, _ := list.(*ssa.Parameter)
 	return prm
 }
