@@ -239,7 +239,8 @@ returnErr) }(): the function returns that error, unless the closure clears
 it), also in an unexported helper
 every caller of which in the package then does, or is such a helper itself
 (up to three calls deep: a periodic reconcile that always ends in an error
-or a requeue, two helpers above a logged write; a caller that returns the
+or a requeue, two helpers above a logged write, or above a conflict caught
+to try the next candidate of a claim; a caller that returns the
 helper's own result and error, res, err := r.reconcile(...); return res,
 err, hands on no answer to the failure, since the helper gave none: a
 zero result, or a requeue it asks after a success too; so does one that

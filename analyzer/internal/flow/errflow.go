@@ -53,10 +53,18 @@ func (p *Package) ErrorFate(err ssa.Value, write ssa.Instruction) (fate Fate, ch
 			continue
 		}
 		if !p.handledFrom(succ, write, t, success, failed, distinct) {
+			if p.callersFailAfter(write) {
+				// The caught conflict is one the callers go on to fail
+				// or requeue after, whatever the helper answers.
+				return Handled, nil
+			}
 			return Swallowed, c
 		}
 	}
 	if len(t.swallowers) > 0 {
+		if p.callersFailAfter(write) {
+			return Handled, nil
+		}
 		return Swallowed, t.swallowers[0]
 	}
 	if t.handled {
