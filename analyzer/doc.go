@@ -303,7 +303,8 @@ map of the out-of-date items of a List, or an item of a list read in that
 round, by a List or a helper of the package that returns what a List
 returns, each given to a goroutine: go c.prune(ctx, item); not an item of
 a copy of what a field holds, which may be as old as the field):
-the next period reads it and writes again;
+the next period reads it and writes again (so does a CreateOrUpdate run
+in such a round, which reads the object itself at each call);
 and a conflict, or any failure of the write, mapped to a
 result that differs from the success path's (if IsConflict(err) { return
 false, nil } in an election between replicas, or if err != nil { log...;

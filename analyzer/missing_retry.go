@@ -168,10 +168,14 @@ func returnsAnError(sig *types.Signature) bool {
 // (flow.PeriodicLoop), and writes an object read in that loop; or writes
 // an object it is given (an element of a map or slice it is given) in a
 // helper that every call runs in such a round, with an argument read or
-// worked out in that round (flow.PeriodicArgs): each period reads the
-// object again and redoes the change, so a lost write is retried one
-// period later.
+// worked out in that round (flow.PeriodicArgs); or is a CreateOrUpdate
+// (or a helper wrapping one) run in such a round, which reads the object
+// itself at each call: each period reads the object again and redoes the
+// change, so a lost write is retried one period later.
 func (ck *checker) rereadEachPeriod(w *writes.Write) bool {
+	if (w.ReadsFirst || w.HelperReadsFirst()) && ck.flow.PeriodicRound(w.Call) != nil {
+		return true // CreateOrUpdate reads the object again at each call: each round does
+	}
 	origins := w.Origins()
 	if len(origins) == 0 {
 		return false

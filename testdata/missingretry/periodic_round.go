@@ -5,7 +5,11 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
@@ -54,12 +58,39 @@ func (m *podRelabeler) relabel(ctx context.Context, pods *corev1.PodList) error 
 		if po.Labels["runner"] == po.Name {
 			continue
 		}
+		// A budget per pod, created or updated through CreateOrUpdate,
+		// which reads it again at each call: each round does.
+		pdb := &policyv1.PodDisruptionBudget{ObjectMeta: metav1.ObjectMeta{Name: po.Name, Namespace: po.Namespace}}
+		if _, err := controllerutil.CreateOrUpdate(ctx, m.c, pdb, func() error {
+			pdb.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"runner": po.Name}}
+			pdb.Spec.MinAvailable = &intstr.IntOrString{Type: intstr.Int, IntVal: 1}
+			return nil
+		}); err != nil {
+			logf.FromContext(ctx).Error(err, "protecting a pod")
+			continue
+		}
 		po.Labels["runner"] = po.Name
 		if err := m.c.Update(ctx, po); err != nil {
 			logf.FromContext(ctx).Error(err, "relabelling a pod")
 			continue
 		}
 	}
+	return nil
+}
+
+// The control: the same budget written once, at start, its error logged.
+func (m *podRelabeler) protectOnce(ctx context.Context, name, ns string) {
+	pdb := &policyv1.PodDisruptionBudget{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns}}
+	if _, err := controllerutil.CreateOrUpdate(ctx, m.c, pdb, func() error { // want `^missing-retry: CreateOrUpdate of pdb is a read-modify-write`
+		pdb.Spec.MinAvailable = &intstr.IntOrString{Type: intstr.Int, IntVal: 1}
+		return nil
+	}); err != nil {
+		logf.FromContext(ctx).Error(err, "protecting a pod")
+	}
+}
+
+func (m *podRelabeler) StartProtected(ctx context.Context) error {
+	m.protectOnce(ctx, "runner-0", "runners")
 	return nil
 }
 
