@@ -104,7 +104,11 @@ applies a ControllerRevision's data to the object read). A helper that reads
 the object into the pointer it is given before it writes it
 (controllerutil.CreateOrUpdate) makes the write conditional, and so does
 a helper of any package that wraps such a helper, however many helpers
-down.
+down. So does a helper that copies onto the object the resourceVersion of
+another it is given (obj.SetResourceVersion(old.GetResourceVersion()),
+also only when old is not nil), where the caller gives it an object read
+(UpdateIfOwned(ctx, &actual, desired) after a Get of actual); the caller
+that reads that object itself then reads first for its own callers.
 
 A create-or-replace of a built-in kind is not reported: a function that
 creates the object it updates (Create, and on AlreadyExists Update the same

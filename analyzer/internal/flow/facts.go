@@ -152,6 +152,12 @@ type WriteFact struct {
 	// the write, in a branch of a type switch on it: an argument of one of
 	// them is written conditionally.
 	SetsRVFor string `json:",omitempty"`
+	// RVFrom, when not 0, is 1 + the parameter whose resourceVersion the
+	// function copies into the parameter written before the write
+	// (obj.SetResourceVersion(old.GetResourceVersion()), also only when
+	// old is not nil): an argument for it that was read makes the write
+	// conditional.
+	RVFrom int `json:",omitempty"`
 }
 
 // WritePos is a position in a function's source, portable across the

@@ -1,6 +1,7 @@
 package flow
 
 import (
+	"go/token"
 	"go/types"
 	"slices"
 	"sort"
@@ -209,6 +210,13 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 			// A helper of a helper that reads the object first
 			// (a wrapper of controllerutil.CreateOrUpdate) reads it first too.
 			readsFirst := w.ReadsFirst || w.Via != nil && w.ViaWrite.ReadsFirst
+			// A helper given, with the object, one this function reads,
+			// whose version the helper copies onto it
+			// (UpdateIfOwned(ctx, &actual, desired) after a Get of
+			// actual): the function reads first too.
+			if w.RVFromArg != nil && p.readAt(w.RVFromArg, w.Call) {
+				readsFirst = true
+			}
 			wf := WriteFact{Param: idx, ParamField: field, Op: w.Op, ReadsFirst: readsFirst, Rereads: rereads, Replaces: w.Replaces, Client: -1, At: w.ViaWrite.At, PatchArg: -1}
 			wf.Status = w.Client != nil && w.Client.Subresource == "status" || w.Via != nil && w.ViaWrite.Status
 			wf.IfRV = field == "" && (w.Via != nil && w.ViaWrite.IfRV || idx >= 0 && idx < len(params) && p.writtenWithRV(fn, w, params[idx]))
@@ -217,6 +225,16 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 			}
 			if w.Via == nil {
 				wf.SetsRVFor = strings.Join(rvFor[idx], "\n")
+			}
+			if field == "" && idx >= 0 && idx < len(params) {
+				wf.RVFrom = p.rvFromParam(fn, params[idx], w.Call)
+			}
+			if wf.RVFrom == 0 && w.Via != nil && w.ViaWrite.RVFrom > 0 && w.ViaWrite.RVFrom-1 < len(w.Call.Common().Args) {
+				// A helper of a helper: the version comes from what this
+				// function passes on, a parameter of its own.
+				if prm, ok := strip(w.Call.Common().Args[w.ViaWrite.RVFrom-1]).(*ssa.Parameter); ok && prm.Parent() == fn {
+					wf.RVFrom = paramIndex(fn, prm) + 1
+				}
 			}
 			if w.Via == nil || wf.At.File == "" {
 				pos := fn.Prog.Fset.Position(Pos(w.Call))
@@ -728,4 +746,67 @@ func (p *Package) retriedOnFailure(fn *ssa.Function, w *WriteSite, writes []*Wri
 		}
 	}
 	return false
+}
+
+// rvFromParam returns 1 + the index of the parameter of fn whose
+// resourceVersion fn copies into prm before write
+// (obj.SetResourceVersion(old.GetResourceVersion())), where the copy runs
+// on every way to the write, or only when that parameter is not nil (if
+// old != nil { ... }); 0 if none.
+func (p *Package) rvFromParam(fn *ssa.Function, prm *ssa.Parameter, write ssa.Instruction) int {
+	for _, a := range p.aliases(prm) {
+		for _, e := range p.eventsOn(a) {
+			if e.src == nil || e.rvRead == nil || e.instr.Parent() != fn {
+				continue
+			}
+			src, ok := strip(e.src).(*ssa.Parameter)
+			if !ok || src == prm || src.Parent() != fn {
+				continue
+			}
+			b := e.instr.Block()
+			if b.Dominates(write.Block()) || nilGuarded(b, src, write.Block()) {
+				return paramIndex(fn, src) + 1
+			}
+		}
+	}
+	return 0
+}
+
+// nilGuarded reports whether block b is the branch of a test v != nil (or
+// the else of v == nil) taken when v is not nil, from a block that
+// dominates at.
+func nilGuarded(b *ssa.BasicBlock, v ssa.Value, at *ssa.BasicBlock) bool {
+	if len(b.Preds) != 1 {
+		return false
+	}
+	pred := b.Preds[0]
+	iff, ok := pred.Instrs[len(pred.Instrs)-1].(*ssa.If)
+	if !ok || !pred.Dominates(at) {
+		return false
+	}
+	bin, ok := iff.Cond.(*ssa.BinOp)
+	if !ok || (bin.Op != token.NEQ && bin.Op != token.EQL) {
+		return false
+	}
+	x, y := strip(bin.X), strip(bin.Y)
+	if !(x == v && isNil(y) || y == v && isNil(x)) {
+		return false
+	}
+	taken := pred.Succs[0] // the true branch
+	if bin.Op == token.EQL {
+		taken = pred.Succs[1]
+	}
+	return taken == b
+}
+
+// readAt reports whether every origin of v at instruction at is a read
+// (from the API server or a cache), and there is one.
+func (p *Package) readAt(v ssa.Value, at ssa.Instruction) bool {
+	origins := p.Object(v, at)
+	for _, o := range origins {
+		if o.Kind != Read && o.Kind != CacheRead {
+			return false
+		}
+	}
+	return len(origins) > 0
 }

@@ -31,6 +31,9 @@ type WriteSite struct {
 	Replaces bool
 	Via      *types.Func // the helper, for writes through one
 	ViaWrite WriteFact   // what the helper does with the object
+	// RVFromArg is the argument whose resourceVersion the helper copies
+	// into the object before it writes it (ViaWrite.RVFrom), or nil.
+	RVFromArg ssa.Value
 }
 
 // Writes returns the write sites of a function (its closures are functions
@@ -323,6 +326,9 @@ func (p *Package) writeSites(call ssa.CallInstruction) []*WriteSite {
 			}
 		}
 		w := &WriteSite{Call: call, Op: wf.Op, Obj: written, Via: obj, ViaWrite: wf}
+		if wf.RVFrom > 0 && wf.RVFrom-1 < len(c.Args) {
+			w.RVFromArg = c.Args[wf.RVFrom-1]
+		}
 		if wf.SetsRVFor != "" && slices.Contains(strings.Split(wf.SetsRVFor, "\n"), types.TypeString(ssax.ConcreteType(written), nil)) {
 			// The helper reads the object and copies the version it read
 			// into the argument, for the argument's type.

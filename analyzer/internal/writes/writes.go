@@ -442,6 +442,13 @@ func (w *Write) updateCondition() Condition {
 	if !flow.AllNoResourceVersion(origins) {
 		return Condition{Verdict: Conditional, Reason: CarriesRV}
 	}
+	if w.RVFromArg != nil {
+		// The helper copies the version of the object given with it
+		// (updateOwned(ctx, &actual, desired)): one read, it carries one.
+		if from := w.set.flow.Object(w.RVFromArg, w.Call); len(from) > 0 && !flow.AllNoResourceVersion(from) {
+			return Condition{Verdict: Conditional, Reason: CarriesRV}
+		}
+	}
 	// The last origin that says more than "built" gives the reason.
 	c := Condition{Verdict: Unconditional, Reason: Built}
 	for _, o := range origins {
