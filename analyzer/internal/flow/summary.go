@@ -214,7 +214,7 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 			// whose version the helper copies onto it
 			// (UpdateIfOwned(ctx, &actual, desired) after a Get of
 			// actual): the function reads first too.
-			if w.RVFromArg != nil && p.readAt(w.RVFromArg, w.Call) {
+			if w.RVFromArg != nil && p.allRead(w.RVFromArg, w.Call) {
 				readsFirst = true
 			}
 			wf := WriteFact{Param: idx, ParamField: field, Op: w.Op, ReadsFirst: readsFirst, Rereads: rereads, Replaces: w.Replaces, Client: -1, At: w.ViaWrite.At, PatchArg: -1}
@@ -797,16 +797,4 @@ func nilGuarded(b *ssa.BasicBlock, v ssa.Value, at *ssa.BasicBlock) bool {
 		taken = pred.Succs[1]
 	}
 	return taken == b
-}
-
-// readAt reports whether every origin of v at instruction at is a read
-// (from the API server or a cache), and there is one.
-func (p *Package) readAt(v ssa.Value, at ssa.Instruction) bool {
-	origins := p.Object(v, at)
-	for _, o := range origins {
-		if o.Kind != Read && o.Kind != CacheRead {
-			return false
-		}
-	}
-	return len(origins) > 0
 }
