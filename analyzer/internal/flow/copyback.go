@@ -76,12 +76,9 @@ func (p *Package) changesFromElsewhere(c ssa.CallInstruction, cp ssa.Value, list
 		return false
 	}
 	var callees []*ssa.Function
-	switch fv := strip(common.Value).(type) {
-	case *ssa.Function:
-		callees = append(callees, fv)
-	case *ssa.MakeClosure:
-		callees = append(callees, fv.Fn.(*ssa.Function))
-	case *ssa.Parameter:
+	if fn := funcValue(common.Value); fn != nil {
+		callees = append(callees, fn)
+	} else if fv, ok := strip(common.Value).(*ssa.Parameter); ok {
 		calls := p.callsOf[fv.Parent()]
 		if len(calls) == 0 {
 			return false
@@ -91,16 +88,13 @@ func (p *Package) changesFromElsewhere(c ssa.CallInstruction, cp ssa.Value, list
 			if arg == nil {
 				return false
 			}
-			switch f := strip(arg).(type) {
-			case *ssa.Function:
-				callees = append(callees, f)
-			case *ssa.MakeClosure:
-				callees = append(callees, f.Fn.(*ssa.Function))
-			default:
+			fn := funcValue(arg)
+			if fn == nil {
 				return false
 			}
+			callees = append(callees, fn)
 		}
-	default:
+	} else {
 		return false
 	}
 	for _, fn := range callees {

@@ -53,19 +53,11 @@ func (p *Package) ErrorFate(err ssa.Value, write ssa.Instruction) (fate Fate, ch
 			continue
 		}
 		if !p.handledFrom(succ, write, t, success, failed, distinct) {
-			if p.callersFailAfter(write) {
-				// The caught conflict is one the callers go on to fail
-				// or requeue after, whatever the helper answers.
-				return Handled, nil
-			}
-			return Swallowed, c
+			return p.swallowedUnlessCallersFail(write, c)
 		}
 	}
 	if len(t.swallowers) > 0 {
-		if p.callersFailAfter(write) {
-			return Handled, nil
-		}
-		return Swallowed, t.swallowers[0]
+		return p.swallowedUnlessCallersFail(write, t.swallowers[0])
 	}
 	if t.handled {
 		return Handled, nil
@@ -94,6 +86,17 @@ func (p *Package) ErrorFate(err ssa.Value, write ssa.Instruction) (fate Fate, ch
 		return Logged, nil
 	}
 	return Dropped, nil
+}
+
+// swallowedUnlessCallersFail is the fate of a write whose conflict check
+// swallows it: handled all the same when every call of its function is
+// followed by a failure or a requeue of the caller (callersFailAfter),
+// whatever the helper answers.
+func (p *Package) swallowedUnlessCallersFail(write ssa.Instruction, check *ssa.Call) (Fate, *ssa.Call) {
+	if p.callersFailAfter(write) {
+		return Handled, nil
+	}
+	return Swallowed, check
 }
 
 // failsAfter reports whether every path from a write call to the end of its
@@ -1804,14 +1807,7 @@ func loggerShape(c *ssa.CallCommon, arg ssa.Value) bool {
 func (p *Package) rewrites(c *ssa.CallCommon) bool {
 	fn := callee(c)
 	if f, ok := model.FuncOf(c); ok && f.Kind == model.FuncRetry {
-		switch x := strip(model.Arg(c, f.Fn)).(type) {
-		case *ssa.MakeClosure:
-			fn, _ = x.Fn.(*ssa.Function)
-		case *ssa.Function:
-			fn = x
-		default:
-			fn = nil
-		}
+		fn = funcValue(model.Arg(c, f.Fn))
 	}
 	return p.local(fn) && p.summary(fn).Writer
 }

@@ -477,7 +477,13 @@ func callee(c *ssa.CallCommon) *ssa.Function {
 	if c.IsInvoke() {
 		return nil
 	}
-	switch f := strip(c.Value).(type) {
+	return funcValue(c.Value)
+}
+
+// funcValue returns the function a function value is (a function, or a
+// closure of one), or nil.
+func funcValue(v ssa.Value) *ssa.Function {
+	switch f := strip(v).(type) {
 	case *ssa.Function:
 		return f
 	case *ssa.MakeClosure:
