@@ -6,6 +6,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/lostupdate/lostupdate/analyzer/internal/flow"
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
 	"github.com/lostupdate/lostupdate/analyzer/internal/ssax"
 	"github.com/lostupdate/lostupdate/analyzer/internal/writes"
@@ -66,7 +67,7 @@ func hasForce(v ssa.Value, depth int) bool {
 		for _, r := range ssax.Referrers(x) {
 			switch a := r.(type) {
 			case *ssa.FieldAddr:
-				if fieldNameOf(a) != "Force" {
+				if flow.FieldName(a) != "Force" {
 					continue
 				}
 				for _, rr := range ssax.Referrers(a) {

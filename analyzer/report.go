@@ -406,15 +406,6 @@ func related(pos token.Pos, format string, args ...any) analysis.RelatedInformat
 	return analysis.RelatedInformation{Pos: pos, Message: fmt.Sprintf(format, args...)}
 }
 
-// fieldNameOf returns the name of the field a FieldAddr selects.
-func fieldNameOf(fa *ssa.FieldAddr) string {
-	st, ok := fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
-	if !ok || fa.Field >= st.NumFields() {
-		return ""
-	}
-	return st.Field(fa.Field).Name()
-}
-
 // ---- names of resourceVersion code, for opaque-rv ----
 
 // rvText returns the namer of the code of rv findings, built on first use.

@@ -604,7 +604,7 @@ func nameSource(v ssa.Value) ssa.Value {
 		if model.CalledName(x.Common()) == "GetName" {
 			if r := model.Recv(x.Common()); r != nil {
 				r = ssax.Strip(r)
-				if meta, ok := r.(*ssa.FieldAddr); ok && fieldOf(meta) == "ObjectMeta" {
+				if meta, ok := r.(*ssa.FieldAddr); ok && flow.FieldName(meta) == "ObjectMeta" {
 					return meta.X // the promoted method of the embedded ObjectMeta
 				}
 				return r
@@ -612,25 +612,16 @@ func nameSource(v ssa.Value) ssa.Value {
 		}
 	case *ssa.UnOp:
 		fa, ok := x.X.(*ssa.FieldAddr)
-		if !ok || fieldOf(fa) != "Name" {
+		if !ok || flow.FieldName(fa) != "Name" {
 			return nil
 		}
 		meta, ok := fa.X.(*ssa.FieldAddr)
-		if !ok || fieldOf(meta) != "ObjectMeta" {
+		if !ok || flow.FieldName(meta) != "ObjectMeta" {
 			return nil
 		}
 		return meta.X
 	}
 	return nil
-}
-
-// fieldOf returns the name of the field a FieldAddr addresses.
-func fieldOf(fa *ssa.FieldAddr) string {
-	st, ok := fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
-	if !ok {
-		return ""
-	}
-	return st.Field(fa.Field).Name()
 }
 
 func derefType(t types.Type) types.Type {

@@ -595,11 +595,11 @@ func metaSource(v ssa.Value, f string) ssa.Value {
 	switch x := strip(v).(type) {
 	case *ssa.UnOp:
 		fa, ok := x.X.(*ssa.FieldAddr)
-		if x.Op != token.MUL || !ok || fieldName(fa) != f {
+		if x.Op != token.MUL || !ok || FieldName(fa) != f {
 			return nil
 		}
 		base := strip(fa.X)
-		if meta, ok := base.(*ssa.FieldAddr); ok && fieldName(meta) == "ObjectMeta" {
+		if meta, ok := base.(*ssa.FieldAddr); ok && FieldName(meta) == "ObjectMeta" {
 			base = strip(meta.X)
 		}
 		return base

@@ -1406,7 +1406,7 @@ func requeueField(fa *ssa.FieldAddr) string {
 	if !ok || !model.IsReconcileResult(ptr.Elem()) {
 		return ""
 	}
-	switch name := fieldName(fa); name {
+	switch name := FieldName(fa); name {
 	case "Requeue", "RequeueAfter":
 		return name
 	}

@@ -309,7 +309,7 @@ func (p *Package) handedOn(st *ssa.Store, obj ssa.Value) []*event {
 // unstructured.SetNestedField(u.Object, x, "metadata", "resourceVersion").
 func (p *Package) fieldEvents(fa *ssa.FieldAddr) []*event {
 	var evs []*event
-	switch fieldName(fa) {
+	switch FieldName(fa) {
 	case "ObjectMeta":
 		for _, r := range ssax.Referrers(fa) {
 			switch r := r.(type) {
@@ -462,8 +462,8 @@ func rvSource(v ssa.Value) (ssa.Value, ssa.Instruction) {
 	v = strip(v)
 	switch x := v.(type) {
 	case *ssa.UnOp:
-		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL && fieldName(fa) == "ResourceVersion" {
-			if inner, ok := fa.X.(*ssa.FieldAddr); ok && fieldName(inner) == "ObjectMeta" {
+		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL && FieldName(fa) == "ResourceVersion" {
+			if inner, ok := fa.X.(*ssa.FieldAddr); ok && FieldName(inner) == "ObjectMeta" {
 				return inner.X, x
 			}
 			return fa.X, x
@@ -486,7 +486,7 @@ func metaOwner(v ssa.Value) ssa.Value {
 			return v
 		}
 		v = model.Recv(c.Common())
-		if fa, ok := v.(*ssa.FieldAddr); ok && fieldName(fa) == "ObjectMeta" {
+		if fa, ok := v.(*ssa.FieldAddr); ok && FieldName(fa) == "ObjectMeta" {
 			return fa.X
 		}
 	}
@@ -513,12 +513,12 @@ func (p *Package) metaEventOf(st *ssa.Store) *event {
 	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
 		switch x := ld.X.(type) {
 		case *ssa.FieldAddr:
-			if fieldName(x) == "ObjectMeta" {
+			if FieldName(x) == "ObjectMeta" {
 				return p.copiedMeta(st, x.X)
 			}
 		case *ssa.Call:
 			if model.ObjectMethod(x.Common()) == model.DeepCopy {
-				if fa, ok := model.Recv(x.Common()).(*ssa.FieldAddr); ok && fieldName(fa) == "ObjectMeta" {
+				if fa, ok := model.Recv(x.Common()).(*ssa.FieldAddr); ok && FieldName(fa) == "ObjectMeta" {
 					return p.copiedMeta(st, fa.X)
 				}
 			}
@@ -526,7 +526,7 @@ func (p *Package) metaEventOf(st *ssa.Store) *event {
 			// A metav1.ObjectMeta literal: does it set ResourceVersion?
 			for _, r := range ssax.Referrers(x) {
 				fa, ok := r.(*ssa.FieldAddr)
-				if !ok || fieldName(fa) != "ResourceVersion" {
+				if !ok || FieldName(fa) != "ResourceVersion" {
 					continue
 				}
 				for _, rr := range ssax.Referrers(fa) {

@@ -353,7 +353,7 @@ func (p *Package) alloc(a *ssa.Alloc, info *objInfo) {
 		// conversion of a read object.
 		for _, r := range ssax.Referrers(a) {
 			fa, ok := r.(*ssa.FieldAddr)
-			if !ok || fieldName(fa) != "Object" {
+			if !ok || FieldName(fa) != "Object" {
 				continue
 			}
 			for _, rr := range ssax.Referrers(fa) {
@@ -633,7 +633,7 @@ func (p *Package) rv0Site(v ssa.Value, depth int) *ssa.Store {
 					}
 				}
 			case *ssa.FieldAddr:
-				name := fieldName(a)
+				name := FieldName(a)
 				for _, rr := range ssax.Referrers(a) {
 					st, ok := rr.(*ssa.Store)
 					if !ok || st.Addr != a {
@@ -664,13 +664,18 @@ func (p *Package) rv0Site(v ssa.Value, depth int) *ssa.Store {
 	return nil
 }
 
-// fieldName returns the name of the field a FieldAddr or Field selects.
-func fieldName(v ssa.Value) string {
+// FieldName returns the name of the field a FieldAddr or Field selects, or
+// "" for any other value.
+func FieldName(v ssa.Value) string {
 	var t types.Type
 	var i int
 	switch x := v.(type) {
 	case *ssa.FieldAddr:
-		t, i = x.X.Type().Underlying().(*types.Pointer).Elem(), x.Field
+		p, ok := x.X.Type().Underlying().(*types.Pointer)
+		if !ok { // a type parameter's pointer
+			return ""
+		}
+		t, i = p.Elem(), x.Field
 	case *ssa.Field:
 		t, i = x.X.Type(), x.Field
 	default:

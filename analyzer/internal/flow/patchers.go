@@ -81,7 +81,7 @@ func (p *Package) sourceOf(fn *ssa.Function, v ssa.Value, depth int) (source, bo
 			break
 		}
 		if fa, ok := x.X.(*ssa.FieldAddr); ok {
-			return p.fieldSource(fn, fa.X, fieldNameOf(fa), depth+1)
+			return p.fieldSource(fn, fa.X, FieldName(fa), depth+1)
 		}
 	case *ssa.Field:
 		// A field of a struct passed by value (NewScope(params Params)
@@ -316,7 +316,7 @@ func (p *Package) storesAndCopies(fn *ssa.Function, s *Summary) {
 					if !ok || st.Addr != fa {
 						continue
 					}
-					s.Stores = p.storesOfField(fn, s.Stores, i, fieldNameOf(fa), st.Val)
+					s.Stores = p.storesOfField(fn, s.Stores, i, FieldName(fa), st.Val)
 				}
 			}
 		}
@@ -373,15 +373,6 @@ func appendStore(ss []StoreFact, s StoreFact) []StoreFact {
 		}
 	}
 	return append(ss, s)
-}
-
-// fieldNameOf is the Go name of the field a FieldAddr addresses.
-func fieldNameOf(fa *ssa.FieldAddr) string {
-	st, ok := fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
-	if !ok {
-		return ""
-	}
-	return st.Field(fa.Field).Name()
 }
 
 // diffWrite says what a patch write of fn sends, in fn's terms, when it is

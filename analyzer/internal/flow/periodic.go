@@ -592,7 +592,7 @@ func ParamOf(o Origin) *ssa.Parameter {
 	list := listOf(v)
 	// An item of the Items of a list object given (pods.Items[i]).
 	if ld, ok := list.(*ssa.UnOp); ok && ld.Op == token.MUL {
-		if fa, ok := ld.X.(*ssa.FieldAddr); ok && fieldName(fa) == "Items" {
+		if fa, ok := ld.X.(*ssa.FieldAddr); ok && FieldName(fa) == "Items" {
 			list = fa.X
 		}
 	}

@@ -73,7 +73,7 @@ func (p *Package) builtWithGenerateName(alloc *ssa.Alloc, at ssa.Instruction) bo
 			}
 			switch r := r.(type) {
 			case *ssa.FieldAddr:
-				if fieldName(r) != "ObjectMeta" {
+				if FieldName(r) != "ObjectMeta" {
 					continue
 				}
 				named, gen := metaNames(r, map[ssa.Value]bool{})
@@ -114,7 +114,7 @@ func metaNames(meta ssa.Value, seen map[ssa.Value]bool) (named, generated bool) 
 	for _, r := range ssax.Referrers(meta) {
 		switch r := r.(type) {
 		case *ssa.FieldAddr:
-			switch fieldName(r) {
+			switch FieldName(r) {
 			case "Name":
 				// Only loads: a store, or the address given to a call, may name it.
 				for _, u := range ssax.Referrers(r) {
