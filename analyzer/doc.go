@@ -315,7 +315,12 @@ false, nil } in an election between replicas, or if err != nil { log...;
 return false } where success returns true, or a pointer known not to be nil,
 return nil, newHTTPError(503), where success returns obj, nil, or a
 package-level variable where every success return gives another one: the
-caller is told). The
+caller is told); and a conflict caught and
+logged on a path that goes on to a reconcile result literal asking to come
+back within a minute, also where success returns that result too (if
+IsConflict(err) { log... }; return ctrl.Result{RequeueAfter: 2 *
+time.Second}, nil: the next pass reads and writes again; not a resync
+period such as RequeueAfter: 24 * time.Hour). The
 swallow is a conflict mapped to exactly what success returns; a conflict
 test in a deferred closure that sets none of the function's results (defer
 func() { if IsConflict(err) { _ = m.resync() } }(), a refresh of a cached

@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"slices"
 	"strings"
+	"time"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -47,12 +48,20 @@ func (p *Package) ErrorFate(err ssa.Value, write ssa.Instruction) (fate Fate, ch
 	if len(t.conflictChecks) > 0 || len(t.nilChecks) > 0 {
 		distinct = p.distinctFromSuccess(write, t, success)
 	}
+	// A conflict branch that goes on to a return asking to come back soon
+	// is answered by it, also where success returns the same requeue
+	// (if IsConflict(err) { log... }; return ctrl.Result{RequeueAfter:
+	// 2 * time.Second}, nil): the next pass reads and writes again.
+	onConflict := soonRequeue
+	if distinct != nil {
+		onConflict = func(ret *ssa.Return) bool { return soonRequeue(ret) || distinct(ret) }
+	}
 	for _, c := range t.conflictChecks {
 		succ := conflictSuccessor(c)
 		if succ == nil || c.Parent() != write.Parent() && (p.deferredAside(c.Parent()) || p.keepsNamedError(c, succ)) {
 			continue
 		}
-		if !p.handledFrom(succ, write, t, success, failed, distinct) {
+		if !p.handledFrom(succ, write, t, success, failed, onConflict) {
 			return p.swallowedUnlessCallersFail(write, c)
 		}
 	}
@@ -1697,10 +1706,34 @@ func returned(v ssa.Value) ssa.Value {
 // (return worker.StatusConflict, model.IsRequeueValue):
 // it does whichever path led there, after a successful write too, so a
 // dropped or logged failure is written again on the next pass. (A result
-// variable that a success path alone set is no answer to a failure; nor is a
-// requeue that a conflict test maps to what success returns: handledFrom
-// does not ask this.)
+// variable that a success path alone set is no answer to a failure; nor, to
+// a conflict a test catches, is a requeue success returns too, unless it
+// comes soon: soonRequeue.)
 func literalRequeue(ret *ssa.Return) bool {
+	return requeueLiteral(ret, setsRequeue)
+}
+
+// soonRequeue is literalRequeue for a result that asks to come back within
+// a minute (Requeue: true, RequeueAfter: 2 * time.Second): such a pass is a
+// retry of whatever failed before it, where a longer delay is a resync
+// period that leaves the change lost until then.
+func soonRequeue(ret *ssa.Return) bool {
+	return requeueLiteral(ret, func(st *ssa.Store) bool {
+		c, ok := st.Val.(*ssa.Const)
+		if !ok || c.Value == nil || !setsRequeue(st) {
+			return false
+		}
+		if c.Value.Kind() != constant.Int {
+			return c.Value.Kind() == constant.Bool
+		}
+		d, exact := constant.Int64Val(c.Value)
+		return exact && d <= int64(time.Minute)
+	})
+}
+
+// requeueLiteral reports whether ret returns a package-level requeue value
+// or a reconcile result literal with a field stored as sets accepts.
+func requeueLiteral(ret *ssa.Return, sets func(*ssa.Store) bool) bool {
 	for _, r := range ret.Results {
 		if requeueValue(r) {
 			return true
@@ -1731,7 +1764,7 @@ func literalRequeue(ret *ssa.Return) bool {
 				break
 			}
 			for _, rr := range ssax.Referrers(fa) {
-				if st, ok := rr.(*ssa.Store); ok && st.Addr == fa && setsRequeue(st) {
+				if st, ok := rr.(*ssa.Store); ok && st.Addr == fa && sets(st) {
 					requeue = true
 				}
 			}
