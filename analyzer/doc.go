@@ -145,7 +145,10 @@ An object a struct of the program holds by value (m := &marker{ns: item},
 kept in a map, later Update(&m.ns)) is the object stored into that field
 of the struct, a namespace a List gave, not one built there. So are the
 items of a list the function allocates and fills (all := new(WidgetList);
-all.Items = append(all.Items, l.Items...)): what it appends there.
+all.Items = append(all.Items, l.Items...)): what it appends there, also
+where a helper of the package returns such a list (the items of a List that
+match a selector, gathered into a list of its own), and an empty list it
+returns (return v1.WidgetList{}, nil) holds nothing built.
 What a branch puts into an object does not reach a write on the other
 branch of the same test: in if notFound { obj = T{...} } ... if notFound {
 Create(&obj) } else { Update(&obj) }, the Update sends the object read.

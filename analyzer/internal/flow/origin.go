@@ -157,7 +157,9 @@ func (p *Package) describeInto(v ssa.Value, info *objInfo) {
 			add(info, Origin{Kind: Unknown})
 		}
 	case *ssa.Const:
-		if !isNil(x) {
+		// A zero typed list (return v1.WidgetList{}, err) holds no items:
+		// nothing is built that a write could send.
+		if !isNil(x) && !(x.Value == nil && model.IsTypedList(x.Type())) {
 			add(info, Origin{Kind: Constructed})
 		}
 	case *ssa.MakeMap, *ssa.MakeSlice:
@@ -215,8 +217,28 @@ func (p *Package) gatheredItems(fa *ssa.FieldAddr) []ssa.Value {
 			return nil
 		}
 	}
+	return itemStores(p.sameFields(fa))
+}
+
+// itemsStored is gatheredItems for a typed list the function allocates:
+// what it stores into, or appends to, the list's Items.
+func (p *Package) itemsStored(a *ssa.Alloc) []ssa.Value {
+	var fas []*ssa.FieldAddr
+	for _, base := range p.aliases(a) {
+		for _, r := range ssax.Referrers(base) {
+			if f, ok := r.(*ssa.FieldAddr); ok && f.X == base && FieldName(f) == "Items" {
+				fas = append(fas, f)
+			}
+		}
+	}
+	return itemStores(fas)
+}
+
+// itemStores returns what is stored into the Items fields fas address, and,
+// of an append stored there, what it appends.
+func itemStores(fas []*ssa.FieldAddr) []ssa.Value {
 	var vals []ssa.Value
-	for _, f := range p.sameFields(fa) {
+	for _, f := range fas {
 		for _, r := range ssax.Referrers(f) {
 			st, isStore := r.(*ssa.Store)
 			if !isStore || st.Addr != f {
@@ -347,6 +369,18 @@ func (p *Package) alloc(a *ssa.Alloc, info *objInfo) {
 	}
 	if stored {
 		return
+	}
+	if model.IsTypedList(a.Type()) {
+		// var selected WidgetList; selected.Items = append(selected.Items,
+		// item): a list the function gathers holds what it appends, and
+		// is that as a whole (a list is never written), also to a caller
+		// it is returned to.
+		if vals := p.itemsStored(a); len(vals) > 0 {
+			for _, v := range vals {
+				p.merge(info, p.describe(v))
+			}
+			return
+		}
 	}
 	if model.IsUnstructured(a.Type()) {
 		// &unstructured.Unstructured{Object: m}: it is what m is, e.g. the

@@ -581,6 +581,30 @@ func IsObject(t types.Type) bool {
 	return false
 }
 
+// IsTypedList reports whether t (or *t) is a typed list: a struct with
+// metav1.ListMeta and an Items slice of objects (corev1.PodList).
+func IsTypedList(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	meta, items := false, false
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		switch {
+		case f.Embedded() && isNamed(f.Type(), MetaV1, "ListMeta"):
+			meta = true
+		case f.Name() == "Items":
+			sl, ok := f.Type().Underlying().(*types.Slice)
+			items = ok && IsObject(sl.Elem())
+		}
+	}
+	return meta && items
+}
+
 // IsObjectMeta reports whether t (or *t) is metav1.ObjectMeta, the
 // metadata of an object.
 func IsObjectMeta(t types.Type) bool { return isNamed(t, MetaV1, "ObjectMeta") }
