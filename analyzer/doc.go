@@ -57,7 +57,12 @@ framework is test code all the same. -tests reports
 findings there too. Writes through fake clients (client-go's
 kubernetes/fake, dynamic/fake, the fake clientsets client-gen generates for
 custom resources, controller-runtime's client/fake), told by the constructor
-or the type of the client, are never reported.
+or the type of the client, are never reported. Nor are dry runs
+(controller-runtime's client.DryRunAll option, DryRun set in the
+UpdateOptions or PatchOptions of a typed or dynamic client): the server
+persists nothing. A controller-runtime dry run still fills the object in
+with the server's answer, the live resourceVersion included, so an Update
+of a built object sent as a dry run first, then for real, is conditional.
 
 Code that never runs is not reported either: an unexported function or
 method of the package (not init or main) that nothing in the package

@@ -280,8 +280,8 @@ func outermost(fn *ssa.Function) *ssa.Function {
 func (p *Package) writeSites(call ssa.CallInstruction) []*WriteSite {
 	c := call.Common()
 	if mc, ok := classify(c); ok {
-		if !mc.Op.IsWrite() || p.fakeClient(c) {
-			return nil
+		if !mc.Op.IsWrite() || p.fakeClient(c) || model.IsDryRun(c, mc) {
+			return nil // a dry run persists nothing (it still fills the object in: events)
 		}
 		w := &WriteSite{Call: call, Op: mc.Op, Client: &mc}
 		if mc.Obj >= 0 {

@@ -33,6 +33,7 @@ package model
 
 import (
 	"go/constant"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -651,6 +652,63 @@ func SubResourceBody(c *ssa.CallCommon, call Call) ssa.Value {
 		body = ssax.Strip(opt.Call.Args[0]) // the last one given wins
 	}
 	return body
+}
+
+// IsDryRun reports whether a write asks for a dry run: controller-runtime's
+// client.DryRunAll option (or options built with DryRun set), or DryRun set
+// in the metav1.UpdateOptions or PatchOptions given to a typed or dynamic
+// client. The server validates the request and answers what it would have
+// stored, resourceVersion included, but persists nothing: it can lose no
+// update.
+func IsDryRun(c *ssa.CallCommon, call Call) bool {
+	if call.Opts < 0 || !call.Op.IsWrite() || call.Opts >= len(Args(c)) {
+		return false
+	}
+	opts := ssax.Strip(Arg(c, call.Opts))
+	if call.Client != ControllerRuntime {
+		return setsDryRun(opts)
+	}
+	for _, el := range ssax.VariadicElements(opts) {
+		if ld, ok := el.Value.(*ssa.UnOp); ok && ld.Op == token.MUL {
+			if g, ok := ld.X.(*ssa.Global); ok && isGlobal(g, CRClient) && g.Name() == "DryRunAll" {
+				return true
+			}
+		}
+		if setsDryRun(el.Value) {
+			return true // &client.UpdateOptions{DryRun: []string{metav1.DryRunAll}}
+		}
+	}
+	return false
+}
+
+// setsDryRun reports whether v is an options struct (or its address) built
+// in the function with its DryRun field set to a list.
+func setsDryRun(v ssa.Value) bool {
+	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		v = ld.X
+	}
+	a, ok := v.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	for _, r := range ssax.Referrers(a) {
+		fa, ok := r.(*ssa.FieldAddr)
+		if !ok || fa.X != a {
+			continue
+		}
+		st, ok := fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
+		if !ok || st.Field(fa.Field).Name() != "DryRun" {
+			continue
+		}
+		for _, rr := range ssax.Referrers(fa) {
+			if s, ok := rr.(*ssa.Store); ok && s.Addr == fa {
+				if c, isConst := s.Val.(*ssa.Const); !isConst || !c.IsNil() {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // IsScale reports whether t is a Scale (autoscaling/v1, or the older
