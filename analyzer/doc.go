@@ -463,7 +463,11 @@ information. Reported at the Patch call:
     holds it (a counter, a joined bundle, a map value moved within its map).
     A value computed from other fields of the object, or from the
     controller's own desired state (looked up by a label, say), is a
-    desired-state write and is not reported; so is a whole list set to a
+    desired-state write and is not reported, and so is a value that starts
+    as the one it replaces and is set only where a test shows it now
+    differs (desired := current; if newPrimary { desired = "primary" };
+    if desired == current { continue }; the label set to desired: where
+    it is set, it is a value the controller decided); so is a whole list set to a
     value not computed from the list it replaces (a copy of a template's
     list, a list kept from another object, a list built from other fields
     or from outside data, a list cleared to nil), which a retry after a

@@ -711,6 +711,19 @@ func (p *Package) callMutations(call ssa.CallInstruction, a ssa.Value, path stri
 // obj.Status = st keeps what the program had decided across a write that
 // overrides it.
 func (p *Package) fromObject(v ssa.Value, obj map[ssa.Value]bool, field string, at ssa.Instruction) bool {
+	if phi, ok := strip(v).(*ssa.Phi); ok {
+		if same := unequalAt(phi, at); same != nil {
+			// desired := current; if ... { desired = "primary" }; if
+			// desired == current { continue }; set(desired): where the
+			// value is set, it is not the one it was tested against.
+			for _, e := range phiLeaves(phi) {
+				if e != same && p.ReadFromField(e, func(o ssa.Value) bool { return obj[o] }, field) != nil {
+					return true
+				}
+			}
+			return false
+		}
+	}
 	read := p.ReadFromField(v, func(o ssa.Value) bool { return obj[o] }, field)
 	if read == nil {
 		return false
@@ -722,6 +735,65 @@ func (p *Package) fromObject(v ssa.Value, obj map[ssa.Value]bool, field string, 
 		return false
 	}
 	return true
+}
+
+// phiLeaves returns the values a phi may take that are not phis themselves
+// (desired := current; if a { desired = x } else if b { desired = y }: a
+// phi of x and of a phi of y and current).
+func phiLeaves(phi *ssa.Phi) []ssa.Value {
+	var out []ssa.Value
+	seen := map[ssa.Value]bool{}
+	var walk func(v ssa.Value)
+	walk = func(v ssa.Value) {
+		v = strip(v)
+		if seen[v] {
+			return
+		}
+		seen[v] = true
+		if ph, ok := v.(*ssa.Phi); ok {
+			for _, e := range ph.Edges {
+				walk(e)
+			}
+			return
+		}
+		out = append(out, v)
+	}
+	walk(phi)
+	return out
+}
+
+// unequalAt returns the value a phi is tested equal to (phi == x, x == phi,
+// or phi != x) by a test whose branch where they differ is the only way to
+// at: where at runs, the phi is not x, so its edge that is x does not
+// reach it. Nil when there is no such test.
+func unequalAt(phi *ssa.Phi, at ssa.Instruction) ssa.Value {
+	if at == nil || at.Block() == nil || at.Parent() != phi.Parent() {
+		return nil
+	}
+	for _, r := range ssax.Referrers(phi) {
+		cmp, ok := r.(*ssa.BinOp)
+		if !ok || (cmp.Op != token.EQL && cmp.Op != token.NEQ) {
+			continue
+		}
+		other := cmp.Y
+		if cmp.Y == ssa.Value(phi) {
+			other = cmp.X
+		}
+		for _, rr := range ssax.Referrers(cmp) {
+			iff, ok := rr.(*ssa.If)
+			if !ok {
+				continue
+			}
+			differ := iff.Block().Succs[1] // phi == x is false
+			if cmp.Op == token.NEQ {
+				differ = iff.Block().Succs[0]
+			}
+			if len(differ.Preds) == 1 && differ.Dominates(at.Block()) {
+				return strip(other)
+			}
+		}
+	}
+	return nil
 }
 
 // refilledBetween reports whether one of the objects in obj is filled
