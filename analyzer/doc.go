@@ -265,7 +265,14 @@ handler method that wraps it, or defers it, defer h.SetPhase(ctx, obj): the
 write runs when that function returns to its callers), and that writes the object it is given
 without handing the error on (SetReadyCondition(ctx, c, obj), a helper
 for the controllers of other packages), is judged at its calls in those
-packages: a call after which the caller neither fails nor requeues
+packages; so is an unexported helper that every call of its package makes
+from such a function, and a method with an exported name that the package
+calls through its own interface from such a function (a chain of handlers
+whose steps set a condition and log a failed status write, run by an
+exported Chain.Serve(ctx, obj): the chain's fact says the error is lost,
+and a caller that writes the same object afterwards and returns that
+write's error fails too after a conflict, since the object still has the
+version it was read at): a call after which the caller neither fails nor requeues
 is reported there (MarkSynced of cm ... (MarkSynced does not return its
 error)); there a returned error counts as a failure only where it is
 shown not to be nil (err := validate(obj); MarkSynced(ctx, c, obj); return

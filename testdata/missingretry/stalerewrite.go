@@ -2,6 +2,7 @@ package missingretry
 
 import (
 	"context"
+	"fmt"
 
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -117,3 +118,50 @@ func (r *PushReconciler) reconcilePatched(ctx context.Context, req ctrl.Request)
 }
 
 var _ = []any{(*PushReconciler).reconcilePatched}
+
+// A helper that writes the Widget only where its annotation is out of
+// date: on the other path nothing fails after a conflict of setPhase, so
+// the dropped error is lost there.
+func (r *PushReconciler) reconcileAnnotated(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	widget := &widgetsv1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, widget); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	r.setPhase(ctx, widget, "Pushing") // want `^missing-retry: setPhase of widget is a read-modify-write whose 409 Conflict reaches no retry`
+	if err := r.annotate(ctx, widget); err != nil {
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, nil
+}
+
+func (r *PushReconciler) annotate(ctx context.Context, widget *widgetsv1.Widget) error {
+	if widget.Annotations["example.com/phase"] == widget.Status.Phase {
+		return nil
+	}
+	widget.Annotations["example.com/phase"] = widget.Status.Phase
+	return r.Update(ctx, widget)
+}
+
+// A helper that writes the Widget on every path, and returns the error:
+// after a conflict of setPhase it fails too, and the reconcile requeues.
+func (r *PushReconciler) reconcileSaved(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	widget := &widgetsv1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, widget); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	r.setPhase(ctx, widget, "Pushing")
+	if err := r.save(ctx, widget); err != nil {
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, nil
+}
+
+func (r *PushReconciler) save(ctx context.Context, widget *widgetsv1.Widget) error {
+	widget.Annotations["example.com/saved"] = "true"
+	if err := r.Update(ctx, widget); err != nil {
+		return fmt.Errorf("cannot save the widget: %w", err)
+	}
+	return nil
+}
+
+var _ = []any{(*PushReconciler).reconcileAnnotated, (*PushReconciler).reconcileSaved}

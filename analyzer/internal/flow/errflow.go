@@ -239,10 +239,20 @@ func (p *Package) callersFailAfterDepth(write ssa.Instruction, depth int) bool {
 // requeues, or from such a function given the object, and the object it
 // writes is that function's parameter (a helper that sets a condition and writes the
 // status of the object it is given, for the controllers of other
-// packages). Such a write is not reported in its package; its fact says
-// the error is lost (ErrLost), and a caller that then neither fails nor
-// requeues is reported at the call.
+// packages). So is a write in an unexported function every call of which
+// in the package is such a call, and one in a method with an exported name
+// that the package calls through its interfaces only from such functions
+// (the steps of a chain of handlers that an exported Chain.Serve runs:
+// dispatchedLost hands their writes to its summary). Such a write is not
+// reported in its package; its fact says the error is lost (ErrLost), and
+// a caller that then neither fails nor requeues is reported at the call.
 func (p *Package) LostToCallers(write ssa.Instruction, obj ssa.Value) bool {
+	// Not under the assumptions of a judgement in progress (LostFate's
+	// onlyNonNil, failsAfterCall's assumeNil): the callers are judged as
+	// they are.
+	assumeNil, onlyNonNil := p.assumeNil, p.onlyNonNil
+	p.assumeNil, p.onlyNonNil = nil, false
+	defer func() { p.assumeNil, p.onlyNonNil = assumeNil, onlyNonNil }()
 	return p.lostToCallers(write, obj, 0)
 }
 
@@ -251,10 +261,11 @@ func (p *Package) lostToCallers(write ssa.Instruction, obj ssa.Value, depth int)
 		return false
 	}
 	fn := write.Parent()
-	if fn == nil || fn.Parent() != nil || fn.Object() == nil || !fn.Object().Exported() {
+	if fn == nil || fn.Parent() != nil || fn.Object() == nil {
 		return false
 	}
-	if recv := fn.Signature.Recv(); recv != nil {
+	exported := fn.Object().Exported()
+	if recv := fn.Signature.Recv(); recv != nil && exported {
 		t := recv.Type()
 		if ptr, ok := t.(*types.Pointer); ok {
 			t = ptr.Elem()
@@ -264,8 +275,28 @@ func (p *Package) lostToCallers(write ssa.Instruction, obj ssa.Value, depth int)
 			return false
 		}
 	}
-	if len(p.dispatchCalls(fn)) > 0 || p.escapes(fn) {
+	// Its calls in the package: the static ones, and for a method with an
+	// exported name those through the package's interfaces (a chain of
+	// handlers that runs each step's Serve); for a method with an
+	// unexported name these are among its calls already.
+	calls := p.callsOf[fn]
+	if exported && dispatchable(fn) {
+		// (escapes counts a call through any interface of a method of
+		// its name; dispatchCalls are those that can reach it.)
+		if p.usedAsValue(fn) {
+			return false
+		}
+		for _, c := range p.dispatchCalls(fn) {
+			if c.Parent() != fn {
+				// (One in fn itself is a composite's call of its parts.)
+				calls = append(calls[:len(calls):len(calls)], c)
+			}
+		}
+	} else if p.escapes(fn) {
 		return false
+	}
+	if !exported && len(calls) == 0 {
+		return false // used nowhere: no caller decides
 	}
 	aliases := p.objectAliases(obj)
 	var param *ssa.Parameter
@@ -285,7 +316,7 @@ func (p *Package) lostToCallers(write ssa.Instruction, obj ssa.Value, depth int)
 	// in such a function themselves, given the object they pass on (an
 	// exported handler method that wraps it for the controllers, or defers
 	// it: the write runs when that function returns to its callers).
-	for _, c := range p.callsOf[fn] {
+	for _, c := range calls {
 		if c.Parent() == fn {
 			return false
 		}
@@ -701,6 +732,20 @@ func (p *Package) escapes(fn *ssa.Function) bool {
 		return p.ifaceValues[fn.Name()]
 	}
 	return p.invoked[fn.Name()]
+}
+
+// usedAsValue reports whether a method with an exported name that the
+// package calls through its interfaces is also used as a value: a method
+// value or expression, or a value of an interface's method of its name.
+func (p *Package) usedAsValue(fn *ssa.Function) bool {
+	p.escapes(fn) // builds the maps
+	if p.escaping[fn] {
+		return true
+	}
+	if obj := fn.Object(); obj != nil && p.escapingObjs[obj] {
+		return true
+	}
+	return p.ifaceValues[fn.Name()]
 }
 
 // successBlocks returns the blocks reachable from the err == nil branch of a
@@ -1366,6 +1411,9 @@ func (p *Package) staleRewrites(write ssa.Instruction) func(instrs []ssa.Instruc
 				if ws.Op != model.OpUpdate || ws.Obj == nil || ws.ReadsFirst || ws.Err == nil || !slices.Contains(aliases, strip(ws.Obj)) {
 					continue
 				}
+				if ws.Via != nil && !p.writesOnEveryPath(callee(x.Common()), ws.ViaWrite.Param, 0) {
+					continue // a helper that may not write (only when the spec changed)
+				}
 				if p.mayBeRefilled(aliases, first, x) {
 					continue
 				}
@@ -1376,6 +1424,42 @@ func (p *Package) staleRewrites(write ssa.Instruction) func(instrs []ssa.Instruc
 		}
 		return false
 	}
+}
+
+// writesOnEveryPath reports whether fn, a function of the package, makes an
+// Update of its parameter idx on every path to a return: itself, or
+// through a helper of the package that does so on every path. A helper
+// of another package, whose fact does not say so, does not.
+func (p *Package) writesOnEveryPath(fn *ssa.Function, idx, depth int) bool {
+	if fn == nil || depth >= maxCallerDepth || !p.local(fn) || idx < 0 || idx >= len(fn.Params) {
+		return false
+	}
+	aliases := p.objectAliases(fn.Params[idx])
+	var blocks []*ssa.BasicBlock
+	for _, ws := range p.writesIn(fn) {
+		if ws.Op != model.OpUpdate || ws.Obj == nil || !slices.Contains(aliases, strip(ws.Obj)) {
+			continue
+		}
+		if ws.Via != nil && !p.writesOnEveryPath(callee(ws.Call.Common()), ws.ViaWrite.Param, depth+1) {
+			continue
+		}
+		blocks = append(blocks, ws.Call.Block())
+	}
+	if len(blocks) == 0 {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		if len(b.Instrs) == 0 {
+			continue
+		}
+		if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); !ok {
+			continue
+		}
+		if !slices.ContainsFunc(blocks, func(w *ssa.BasicBlock) bool { return w.Dominates(b) }) {
+			return false
+		}
+	}
+	return true
 }
 
 // mayBeRefilled reports whether an object (one of its aliases) may be

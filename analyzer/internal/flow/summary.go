@@ -100,7 +100,12 @@ func (p *Package) summary(fn *ssa.Function) *Summary {
 		return &Summary{ReadsInto: map[int]bool{}}
 	}
 	p.computing[fn] = true
+	// A summary is computed once, when first needed, and kept: not under
+	// the assumptions of the judgement that asked for it.
+	assumeNil, onlyNonNil := p.assumeNil, p.onlyNonNil
+	p.assumeNil, p.onlyNonNil = nil, false
 	s := p.computeSummary(fn)
+	p.assumeNil, p.onlyNonNil = assumeNil, onlyNonNil
 	delete(p.computing, fn)
 	p.summaries[fn] = s
 	return s
@@ -167,6 +172,7 @@ func (p *Package) computeSummary(fn *ssa.Function) *Summary {
 	var writes []*WriteSite
 	for _, f := range withClosures(fn) {
 		writes = append(writes, p.writesIn(f)...)
+		writes = append(writes, p.dispatchedLost(f)...)
 	}
 	s.Writer = len(writes) > 0
 	// Writes of an object the function reads itself, by op and type: a

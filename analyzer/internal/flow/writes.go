@@ -38,6 +38,40 @@ type WriteSite struct {
 
 // Writes returns the write sites of a function (its closures are functions
 // of their own).
+// dispatchedLost returns, for the calls in fn through an interface, the
+// writes of the package's methods they can dispatch to whose error those
+// methods leave to their callers (ErrLost, LostToCallers): a chain of
+// handlers that runs each step through an interface hands the object on to
+// the steps, and what becomes of a step's failure is for the chain's
+// callers to decide. Only a summary sees these; the writes are judged
+// through the facts of the function that hands the object on.
+func (p *Package) dispatchedLost(fn *ssa.Function) []*WriteSite {
+	var out []*WriteSite
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			c, ok := instr.(ssa.CallInstruction)
+			if !ok || !c.Common().IsInvoke() {
+				continue
+			}
+			cc := c.Common()
+			for _, m := range p.methods[cc.Method.Name()] {
+				if m == fn || !dispatchesTo(cc, m) {
+					continue
+				}
+				for _, wf := range p.summary(m).Writes {
+					// Param counts the receiver; an interface call's
+					// arguments do not.
+					if !wf.ErrLost || wf.ParamField != "" || wf.Param < 1 || wf.Param > len(cc.Args) {
+						continue
+					}
+					out = append(out, &WriteSite{Call: c, Op: wf.Op, Obj: cc.Args[wf.Param-1], Via: funcObject(m), ViaWrite: wf})
+				}
+			}
+		}
+	}
+	return out
+}
+
 func (p *Package) writesIn(fn *ssa.Function) []*WriteSite {
 	if p.opts.SafeWriters[FullName(outermost(fn))] {
 		return nil
