@@ -329,8 +329,12 @@ result that differs from the success path's (if IsConflict(err) { return
 false, nil } in an election between replicas, or if err != nil { log...;
 return false } where success returns true, or a pointer known not to be nil,
 return nil, newHTTPError(503), where success returns obj, nil, or a
-package-level variable where every success return gives another one: the
-caller is told); and a conflict caught and
+package-level variable where every success return gives another one, or
+a flag or count that the failure path sets and the function returns
+(if err != nil { log...; errCount++; continue } ... return errCount;
+success = false ... return success, also carried through further loops
+and set again by other failures; not a flag set before the write on
+every path, changed = true ... return changed): the caller is told); and a conflict caught and
 logged on a path that goes on to a reconcile result literal asking to come
 back within a minute, also where success returns that result too (if
 IsConflict(err) { log... }; return ctrl.Result{RequeueAfter: 2 *

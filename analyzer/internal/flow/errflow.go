@@ -1079,17 +1079,23 @@ func (p *Package) handledOnEveryPath(from *ssa.BasicBlock, write ssa.Instruction
 	// hands the error on through the flag. A flag is a phi that is true on
 	// the path, because the edge taken into its block brings true or a
 	// flag already true. A branch on a flag takes only its true side.
+	//
+	// A flag or count the function returns, given its value on the
+	// failure path (errCount++ ... return errCount; ok = false ... return
+	// ok), tells the caller of the failure (told).
 	type state struct {
 		b     *ssa.BasicBlock
-		flags string // the flags set, in order of their names
+		flags string // the flags set, in order of their names, then those told
 	}
 	seen := map[state]bool{}
 	conds := p.condPhis(from.Parent())
 	rewritesStale := p.staleRewrites(write)
+	// A boolean's value on the failure path.
+	toldVal := map[*ssa.Phi]constant.Value{}
 	const maxStates = 4096 // beyond it, the error is taken to be lost
-	var walk func(b *ssa.BasicBlock, flags []*ssa.Phi) bool
-	walk = func(b *ssa.BasicBlock, flags []*ssa.Phi) bool {
-		st := state{b, flagsKey(flags)}
+	var walk func(b *ssa.BasicBlock, flags, told []*ssa.Phi) bool
+	walk = func(b *ssa.BasicBlock, flags, told []*ssa.Phi) bool {
+		st := state{b, flagsKey(flags) + "| " + flagsKey(told)}
 		if seen[st] {
 			return true // a loop back: judged where it was entered
 		}
@@ -1106,13 +1112,18 @@ func (p *Package) handledOnEveryPath(from *ssa.BasicBlock, write ssa.Instruction
 		if rewritesStale != nil && rewritesStale(b.Instrs) {
 			return true
 		}
-		if ends, handled := p.instrsHandOn(b.Instrs, success[b], failed[b], handsOn); ends {
+		tells := func(ret *ssa.Return) bool {
+			return handsOn != nil && handsOn(ret) || returnsFlag(ret, told)
+		}
+		if ends, handled := p.instrsHandOn(b.Instrs, success[b], failed[b], tells); ends {
 			return handled
 		}
 		if len(b.Succs) == 0 {
 			return false
 		}
-		next := func(s *ssa.BasicBlock) bool { return walk(s, flagsInto(b, s, flags, conds)) }
+		next := func(s *ssa.BasicBlock) bool {
+			return walk(s, flagsInto(b, s, flags, conds), toldInto(from, b, s, told, conds, toldVal))
+		}
 		if succ := onConflict[b]; succ != nil {
 			return next(succ)
 		}
@@ -1139,7 +1150,151 @@ func (p *Package) handledOnEveryPath(from *ssa.BasicBlock, write ssa.Instruction
 		}
 		return true
 	}
-	return walk(from, nil)
+	return walk(from, nil, nil)
+}
+
+// toldInto returns the returned flags and counts whose value, on entering
+// block to from block from, was given on the failure path that starts at
+// failure: those of its phis that the function returns (condPhis) whose
+// edge from from, a block failure dominates, brings a boolean constant, a
+// count grown (errCount++) or an append, or whose edge brings one told
+// before; and those told before that are not phis of to. A constant that
+// an edge from a block off the failure path brings too (changed = true
+// before the write) tells nothing.
+func toldInto(failure, from, to *ssa.BasicBlock, told []*ssa.Phi, conds map[*ssa.Phi]bool, toldVal map[*ssa.Phi]constant.Value) []*ssa.Phi {
+	pred := slices.Index(to.Preds, from)
+	var out []*ssa.Phi
+	for _, f := range told {
+		if f.Block() != to {
+			out = append(out, f)
+		}
+	}
+	for _, instr := range to.Instrs {
+		phi, ok := instr.(*ssa.Phi)
+		if !ok {
+			break
+		}
+		if pred < 0 || !conds[phi] || !returnedPhi(phi) {
+			continue
+		}
+		switch e := phi.Edges[pred].(type) {
+		case *ssa.Const:
+			if e.Value == nil || e.Value.Kind() != constant.Bool {
+				continue
+			}
+			if failure.Dominates(from) && !otherEdgeBrings(phi, e, failure) {
+				toldVal[phi] = e.Value
+				out = append(out, phi)
+			} else if toldWith(told, toldVal, e.Value) {
+				out = append(out, phi) // (ok = false again, on another failure)
+			}
+		case *ssa.BinOp:
+			x, _ := e.X.(*ssa.Phi)
+			if c, ok := e.Y.(*ssa.Const); ok && e.Op == token.ADD && c.Value != nil && c.Value.Kind() == constant.Int && constant.Sign(c.Value) > 0 && (failure.Dominates(from) || x != nil && slices.Contains(told, x)) {
+				out = append(out, phi) // (a count grows on)
+			}
+		case *ssa.Call:
+			if appends(e) && failure.Dominates(from) {
+				out = append(out, phi)
+			}
+		case *ssa.Phi:
+			if slices.Contains(told, e) {
+				if v := toldVal[e]; v != nil {
+					toldVal[phi] = v
+				}
+				out = append(out, phi)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b *ssa.Phi) int { return strings.Compare(a.Name(), b.Name()) })
+	return out
+}
+
+// toldWith reports whether a boolean told on the path has the value v on
+// the failure path: v set again elsewhere keeps the failure told.
+func toldWith(told []*ssa.Phi, toldVal map[*ssa.Phi]constant.Value, v constant.Value) bool {
+	for _, t := range told {
+		if tv := toldVal[t]; tv != nil && tv.Kind() == v.Kind() && constant.Compare(tv, token.EQL, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// otherEdgeBrings reports whether an edge of phi from a block that failure
+// does not dominate brings the constant c too.
+func otherEdgeBrings(phi *ssa.Phi, c *ssa.Const, failure *ssa.BasicBlock) bool {
+	for i, e := range phi.Edges {
+		if failure.Dominates(phi.Block().Preds[i]) {
+			continue
+		}
+		if ec, ok := e.(*ssa.Const); ok && ec.Value != nil && ec.Value.Kind() == c.Value.Kind() && constant.Compare(ec.Value, token.EQL, c.Value) {
+			return true
+		}
+	}
+	return false
+}
+
+// returnedPhi reports whether a phi is a result of a return of its
+// function, or an edge of such a phi, through phis (a flag set in a loop
+// and returned after another).
+func returnedPhi(phi *ssa.Phi) bool {
+	seen := map[*ssa.Phi]bool{}
+	var walk func(v *ssa.Phi) bool
+	walk = func(v *ssa.Phi) bool {
+		if seen[v] || len(seen) > maxAliases {
+			return false
+		}
+		seen[v] = true
+		for _, r := range ssax.Referrers(v) {
+			switch r := r.(type) {
+			case *ssa.Return:
+				return true
+			case *ssa.Phi:
+				if walk(r) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(phi)
+}
+
+// returnsFlag reports whether a return gives, as a result other than an
+// error, a flag or count given its value on the failure path (told), or
+// false where another return of the function gives true: the caller is
+// told of the failure.
+func returnsFlag(ret *ssa.Return, told []*ssa.Phi) bool {
+	for i, r := range ret.Results {
+		if model.IsError(r.Type()) {
+			continue
+		}
+		if phi, ok := r.(*ssa.Phi); ok && slices.Contains(told, phi) {
+			return true
+		}
+		if c, ok := r.(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Bool && !constant.BoolVal(c.Value) && returnsTrue(ret.Parent(), i) {
+			return true
+		}
+	}
+	return false
+}
+
+// returnsTrue reports whether some return of fn gives true as result i.
+func returnsTrue(fn *ssa.Function, i int) bool {
+	for _, b := range fn.Blocks {
+		if len(b.Instrs) == 0 {
+			continue
+		}
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || i >= len(ret.Results) {
+			continue
+		}
+		if c, ok := ret.Results[i].(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Bool && constant.BoolVal(c.Value) {
+			return true
+		}
+	}
+	return false
 }
 
 // flagsInto returns the flags set on entering block to from block from:
@@ -1188,8 +1343,9 @@ func flagsInto(from, to *ssa.BasicBlock, flags []*ssa.Phi, conds map[*ssa.Phi]bo
 
 // condPhis returns the phis of a function that a branch tests, directly
 // or through other phis: booleans (if failed), and slices tested for
-// emptiness (if len(failed) > 0). They are the only ones worth following
-// as flags.
+// emptiness (if len(failed) > 0), and the booleans and counts it returns
+// (return success, return errCount). They are the only ones worth
+// following as flags.
 func (p *Package) condPhis(fn *ssa.Function) map[*ssa.Phi]bool {
 	if m, ok := p.condPhisMemo[fn]; ok {
 		return m
@@ -1209,6 +1365,14 @@ func (p *Package) condPhis(fn *ssa.Function) map[*ssa.Phi]bool {
 	for _, b := range fn.Blocks {
 		if len(b.Instrs) == 0 {
 			continue
+		}
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			// A flag or count the function returns (return errCount).
+			for _, r := range ret.Results {
+				if isBool(r.Type()) || isInteger(r.Type()) {
+					mark(r)
+				}
+			}
 		}
 		if iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
 			if phi, _ := lenTest(iff.Cond); phi != nil {
