@@ -91,7 +91,9 @@ and parameters of its callers too; nor one decoded from what a function of
 the package returns when it is given such an encoding, a helper that prunes
 or merges documents, prune(json.Marshal(current.DeepCopy()), requested)):
 the PUT overwrites every change made since the
-object was last read by anyone. Reported at the Update call, or at the call
+object was last read by anyone. A deferred write sends the object as it is
+where the function returns: defer r.Status().Update(ctx, obj) made before
+r.Get(ctx, key, obj) fills obj sends what the Get read. Reported at the Update call, or at the call
 of a helper that updates the object it is given, pointing at the helper's
 Update at the end of its chain of calls. A helper of the package itself
 that every call in the package gives a built object is reported once, at
@@ -295,7 +297,9 @@ status, their errors dropped, then the status written and its error
 returned: the Updates between send the same version, fail the same way,
 and refill nothing); a return of a reconcile result literal
 that asks for a requeue, on every path after the write (return
-ctrl.Result{RequeueAfter: time.Minute}, nil: the next pass writes again);
+ctrl.Result{RequeueAfter: time.Minute}, nil: the next pass writes again;
+also a literal kept in a variable the function never changes, requeueY :=
+ctrl.Result{RequeueAfter: r.Interval} ... return requeueY, nil);
 a write in a function that a periodic runner runs (wait.Until,
 wait.JitterUntilWithContext, ..., or a poll whose condition never says it
 is done: return false, nil on every return), given to it as a func

@@ -1997,17 +1997,24 @@ func requeueLiteral(ret *ssa.Return, sets func(*ssa.Store) bool) bool {
 		if !ok {
 			continue
 		}
+		// The literal's own stores, in the return's block or, for a
+		// literal the function keeps in a variable it never changes
+		// (requeueY := ctrl.Result{RequeueAfter: d} ... return requeueY,
+		// nil), in one that dominates it; other uses are its loads.
 		requeue := false
 		for _, ref := range ssax.Referrers(a) {
 			fa, ok := ref.(*ssa.FieldAddr)
 			if !ok {
-				if ref != ssa.Instruction(ld) {
+				if ref == ssa.Instruction(ld) {
+					continue
+				}
+				if u, ok := ref.(*ssa.UnOp); !ok || u.Op != token.MUL || a.Comment != "complit" {
 					requeue = false
 					break
 				}
 				continue
 			}
-			if fa.Block() != ret.Block() {
+			if fa.Block() != ret.Block() && (a.Comment != "complit" || !fa.Block().Dominates(ret.Block())) {
 				requeue = false
 				break
 			}

@@ -692,6 +692,37 @@ func (p *Package) Object(v ssa.Value, at ssa.Instruction) []Origin {
 	return p.objectAt(v, at, 0)
 }
 
+// ObjectWhenRun is Object for the object a call writes, when the call
+// runs: a deferred call (defer r.Status().Update(ctx, obj), made before
+// r.Get(ctx, key, obj) fills obj) runs where its function returns, so the
+// provenances are those at each RunDefers that can follow the defer.
+func (p *Package) ObjectWhenRun(v ssa.Value, call ssa.CallInstruction) []Origin {
+	d, ok := call.(*ssa.Defer)
+	if !ok || d.Parent() == nil {
+		return p.Object(v, call)
+	}
+	var out []Origin
+	found := false
+	for _, b := range d.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			rd, ok := instr.(*ssa.RunDefers)
+			if !ok || !p.mayReach(d, rd) {
+				continue
+			}
+			found = true
+			// The deferred write itself does not run before it.
+			prev := p.runAt
+			p.runAt = d
+			out = append(out, p.Object(v, rd)...)
+			p.runAt = prev
+		}
+	}
+	if !found {
+		return p.Object(v, call)
+	}
+	return dedupOrigins(out)
+}
+
 func (p *Package) objectAt(v ssa.Value, at ssa.Instruction, depth int) []Origin {
 	if v == nil {
 		return nil
@@ -713,7 +744,7 @@ func (p *Package) objectAt(v ssa.Value, at ssa.Instruction, depth int) []Origin 
 	item := itemTaken(v)
 	var evs []*event
 	for _, e := range info.events {
-		if e.instr != at && p.mayRunAfter(e.instr, at) && (!e.onSuccess || p.afterSuccess(e.instr, at)) && !exclusiveBranches(e.instr, at) &&
+		if e.instr != at && e.instr != p.runAt && p.mayRunAfter(e.instr, at) && (!e.onSuccess || p.afterSuccess(e.instr, at)) && !exclusiveBranches(e.instr, at) &&
 			(item == nil || !p.dominates(item, e.instr) || p.reachesAvoiding(e.instr, at, item)) {
 			evs = append(evs, e)
 		}

@@ -97,6 +97,9 @@ type Package struct {
 	// error is judged (LostFate): a returned error that is a call's result
 	// counts as a failure only where a test showed it is not nil.
 	onlyNonNil bool
+	// runAt: the deferred call whose object ObjectWhenRun asks about, at
+	// a RunDefers; its own events do not run before it.
+	runAt ssa.Instruction
 	// judgedResult, at the same time, is the call's reconcile.Result
 	// result: what the function returned on the path judged is no answer
 	// to the failure (the zero result, or a requeue it asks after a

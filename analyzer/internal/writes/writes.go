@@ -93,7 +93,7 @@ func (w *Write) Origins() []flow.Origin {
 		if w.Obj == nil {
 			return nil
 		}
-		return w.set.flow.Object(w.Obj, w.Call)
+		return w.set.flow.ObjectWhenRun(w.Obj, w.Call)
 	})
 }
 
