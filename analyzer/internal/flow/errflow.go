@@ -1162,18 +1162,8 @@ func (p *Package) handledOnEveryPath(from *ssa.BasicBlock, write ssa.Instruction
 // an edge from a block off the failure path brings too (changed = true
 // before the write) tells nothing.
 func toldInto(failure, from, to *ssa.BasicBlock, told []*ssa.Phi, conds map[*ssa.Phi]bool, toldVal map[*ssa.Phi]constant.Value) []*ssa.Phi {
-	pred := slices.Index(to.Preds, from)
-	var out []*ssa.Phi
-	for _, f := range told {
-		if f.Block() != to {
-			out = append(out, f)
-		}
-	}
-	for _, instr := range to.Instrs {
-		phi, ok := instr.(*ssa.Phi)
-		if !ok {
-			break
-		}
+	pred, out := carriedInto(from, to, told)
+	for _, phi := range leadingPhis(to) {
 		if pred < 0 || !conds[phi] || !returnedPhi(phi) {
 			continue
 		}
@@ -1302,18 +1292,8 @@ func returnsTrue(fn *ssa.Function, i int) bool {
 // append of an element, or a flag set before, and the flags set before
 // that are not phis of to.
 func flagsInto(from, to *ssa.BasicBlock, flags []*ssa.Phi, conds map[*ssa.Phi]bool) []*ssa.Phi {
-	pred := slices.Index(to.Preds, from)
-	var out []*ssa.Phi
-	for _, f := range flags {
-		if f.Block() != to {
-			out = append(out, f)
-		}
-	}
-	for _, instr := range to.Instrs {
-		phi, ok := instr.(*ssa.Phi)
-		if !ok {
-			break
-		}
+	pred, out := carriedInto(from, to, flags)
+	for _, phi := range leadingPhis(to) {
 		if pred < 0 || !conds[phi] {
 			continue
 		}
@@ -1338,6 +1318,32 @@ func flagsInto(from, to *ssa.BasicBlock, flags []*ssa.Phi, conds map[*ssa.Phi]bo
 		}
 	}
 	slices.SortFunc(out, func(a, b *ssa.Phi) int { return strings.Compare(a.Name(), b.Name()) })
+	return out
+}
+
+// carriedInto returns the index of the edge into block to from block from
+// (-1 if none), and the phis of set that are not phis of to: those keep
+// their value on entering to.
+func carriedInto(from, to *ssa.BasicBlock, set []*ssa.Phi) (int, []*ssa.Phi) {
+	var out []*ssa.Phi
+	for _, f := range set {
+		if f.Block() != to {
+			out = append(out, f)
+		}
+	}
+	return slices.Index(to.Preds, from), out
+}
+
+// leadingPhis returns the phis at the start of a block.
+func leadingPhis(b *ssa.BasicBlock) []*ssa.Phi {
+	var out []*ssa.Phi
+	for _, instr := range b.Instrs {
+		phi, ok := instr.(*ssa.Phi)
+		if !ok {
+			break
+		}
+		out = append(out, phi)
+	}
 	return out
 }
 
