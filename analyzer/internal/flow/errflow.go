@@ -1218,7 +1218,7 @@ func otherEdgeBrings(phi *ssa.Phi, c *ssa.Const, failure *ssa.BasicBlock) bool {
 		if failure.Dominates(phi.Block().Preds[i]) {
 			continue
 		}
-		if ec, ok := e.(*ssa.Const); ok && ec.Value != nil && ec.Value.Kind() == c.Value.Kind() && constant.Compare(ec.Value, token.EQL, c.Value) {
+		if sameOperand(e, c) {
 			return true
 		}
 	}
