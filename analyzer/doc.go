@@ -243,7 +243,9 @@ method or func-valued field named enqueue... or requeue..., as controllers
 name their wrappers of it: ec.enqueueExperimentAfter(ex, time.Second)), or, in
 an HTTP handler, answering the request with an error status on the failure
 path (http.Error(w, msg, http.StatusInternalServerError), or WriteHeader with
-a status of 400 or more): the HTTP caller is told. So is a write on a
+a status of 400 or more, also through the package's own reply helpers that
+pass their status on to one of those: writeJSONError(w,
+http.StatusInternalServerError, resp)): the HTTP caller is told. So is a write on a
 path on which the function then returns a non-nil error or asks for a
 requeue, whichever error that is (a best-effort status write on an error
 path: the next reconcile writes it again), or in a closure the function

@@ -1502,7 +1502,7 @@ func (p *Package) instrsHandOn(instrs []ssa.Instruction, afterSuccess, onFailure
 			if !afterSuccess && (model.IsWorkqueueAdd(x.Common()) || model.IsRequeueCall(x.Common()) || (onFailure && p.rewrites(x.Common())) || p.callSetsRequeue(x.Common())) {
 				return true, true
 			}
-			if onFailure && model.IsHTTPErrorReply(x.Common()) {
+			if onFailure && p.httpErrorReply(x.Common()) {
 				return true, true // http.Error(w, msg, 500): the HTTP caller is told
 			}
 		case *ssa.Store:

@@ -348,17 +348,31 @@ func IsWorkqueueAdd(c *ssa.CallCommon) bool {
 // ResponseWriter with a constant status of 400 or more. In an HTTP handler
 // that is how a failure reaches the caller, who may try again.
 func IsHTTPErrorReply(c *ssa.CallCommon) bool {
-	if CalleeName(c) == "net/http.Error" {
-		return true
+	status, ok := HTTPReplyStatus(c)
+	return ok && IsHTTPErrorStatus(status)
+}
+
+// HTTPReplyStatus returns the status argument of a call that answers an
+// HTTP request: the code of net/http's Error, or the status of WriteHeader
+// of a net/http ResponseWriter.
+func HTTPReplyStatus(c *ssa.CallCommon) (ssa.Value, bool) {
+	if CalleeName(c) == "net/http.Error" && len(c.Args) == 3 {
+		return c.Args[2], true
 	}
 	name, _, recv, ok := methodOf(c)
-	if !ok || name != "WriteHeader" {
-		return false
+	if !ok || name != "WriteHeader" || !IsHTTPResponseWriter(recv) {
+		return nil, false
 	}
-	if !IsHTTPResponseWriter(recv) {
-		return false
+	if v := Arg(c, 0); v != nil {
+		return v, true
 	}
-	k, ok := Arg(c, 0).(*ssa.Const)
+	return nil, false
+}
+
+// IsHTTPErrorStatus reports whether v is a constant HTTP status of 400 or
+// more.
+func IsHTTPErrorStatus(v ssa.Value) bool {
+	k, ok := v.(*ssa.Const)
 	if !ok || k.Value == nil || k.Value.Kind() != constant.Int {
 		return false
 	}

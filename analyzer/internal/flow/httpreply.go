@@ -1,0 +1,86 @@
+package flow
+
+import (
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lostupdate/lostupdate/analyzer/internal/model"
+)
+
+// maxReplyDepth bounds how many helpers deep a status parameter is
+// followed to the reply that sends it.
+const maxReplyDepth = 3
+
+// httpErrorReply reports whether a call answers an HTTP request with an
+// error status: model.IsHTTPErrorReply, or a call of a function of the
+// package that passes a parameter on as the status of a reply, with a
+// constant status of 400 or more there (writeJSONError(w,
+// http.StatusInternalServerError, resp), whose writeJSON calls
+// w.WriteHeader(status)). The HTTP caller is told.
+func (p *Package) httpErrorReply(c *ssa.CallCommon) bool {
+	if model.IsHTTPErrorReply(c) {
+		return true
+	}
+	fn := callee(c)
+	if fn == nil || fn.Pkg != p.Pkg {
+		return false
+	}
+	for _, i := range p.statusParams(fn, 0) {
+		if i < len(c.Args) && model.IsHTTPErrorStatus(strip(c.Args[i])) {
+			return true
+		}
+	}
+	return false
+}
+
+// statusParams returns the indices of fn's parameters that fn passes on as
+// the status of an HTTP reply: to WriteHeader of a ResponseWriter or
+// net/http's Error, or to a function of the package that does.
+func (p *Package) statusParams(fn *ssa.Function, depth int) []int {
+	if depth >= maxReplyDepth || fn.Blocks == nil {
+		return nil
+	}
+	index := func(v ssa.Value) int {
+		for i, q := range fn.Params {
+			if q == strip(v) {
+				return i
+			}
+		}
+		return -1
+	}
+	var out []int
+	add := func(i int) {
+		for _, j := range out {
+			if j == i {
+				return
+			}
+		}
+		out = append(out, i)
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			c := call.Common()
+			if status, ok := model.HTTPReplyStatus(c); ok {
+				if i := index(status); i >= 0 {
+					add(i)
+				}
+				continue
+			}
+			g := callee(c)
+			if g == nil || g == fn || g.Pkg != p.Pkg {
+				continue
+			}
+			for _, j := range p.statusParams(g, depth+1) {
+				if j < len(c.Args) {
+					if i := index(c.Args[j]); i >= 0 {
+						add(i)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
