@@ -112,6 +112,7 @@ type Package struct {
 	watchedMemo  []watched                 // of Rewatched (computed on first use)
 	periodicFns  map[*ssa.Function]bool    // functions given to a periodic runner (of Periodic, computed on first use)
 	informerMemo []informerWatch           // of InformerRewatched (computed on first use)
+	statusMemo   map[*ssa.Function][]int   // of httpErrorReply: each helper's status parameters
 
 	overwriteDepth int // recursion guard of overwritten
 	rewriteDepth   int // recursion guard of staleRewrite

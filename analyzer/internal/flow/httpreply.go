@@ -24,7 +24,15 @@ func (p *Package) httpErrorReply(c *ssa.CallCommon) bool {
 	if fn == nil || fn.Pkg != p.Pkg {
 		return false
 	}
-	for _, i := range p.statusParams(fn, 0) {
+	params, ok := p.statusMemo[fn]
+	if !ok {
+		params = p.statusParams(fn, 0)
+		if p.statusMemo == nil {
+			p.statusMemo = map[*ssa.Function][]int{}
+		}
+		p.statusMemo[fn] = params
+	}
+	for _, i := range params {
 		if i < len(c.Args) && model.IsHTTPErrorStatus(strip(c.Args[i])) {
 			return true
 		}
