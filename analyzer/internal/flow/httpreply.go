@@ -1,6 +1,8 @@
 package flow
 
 import (
+	"slices"
+
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lostupdate/lostupdate/analyzer/internal/model"
@@ -48,21 +50,16 @@ func (p *Package) statusParams(fn *ssa.Function, depth int) []int {
 		return nil
 	}
 	index := func(v ssa.Value) int {
-		for i, q := range fn.Params {
-			if q == strip(v) {
-				return i
-			}
+		if prm, ok := strip(v).(*ssa.Parameter); ok {
+			return paramIndex(fn, prm)
 		}
 		return -1
 	}
 	var out []int
 	add := func(i int) {
-		for _, j := range out {
-			if j == i {
-				return
-			}
+		if i >= 0 && !slices.Contains(out, i) {
+			out = append(out, i)
 		}
-		out = append(out, i)
 	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
@@ -72,9 +69,7 @@ func (p *Package) statusParams(fn *ssa.Function, depth int) []int {
 			}
 			c := call.Common()
 			if status, ok := model.HTTPReplyStatus(c); ok {
-				if i := index(status); i >= 0 {
-					add(i)
-				}
+				add(index(status))
 				continue
 			}
 			g := callee(c)
@@ -83,9 +78,7 @@ func (p *Package) statusParams(fn *ssa.Function, depth int) []int {
 			}
 			for _, j := range p.statusParams(g, depth+1) {
 				if j < len(c.Args) {
-					if i := index(c.Args[j]); i >= 0 {
-						add(i)
-					}
+					add(index(c.Args[j]))
 				}
 			}
 		}
