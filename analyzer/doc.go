@@ -515,7 +515,9 @@ information. Reported at the Patch call:
     (an ID kept in an annotation): it is outside data. A list cleared and
     built again (SetOwnerReferences(nil), then SetControllerReference;
     obj.Status.Conditions = make(...), then appends of values not read
-    from it) is desired state, in a patch and in CreateOrPatch's mutate function alike,
+    from it; a map set to make(...), then filled through a method that
+    reads and sets its entries, obj.SetOperatorStatus(name, ...)) is
+    desired state, in a patch and in CreateOrPatch's mutate function alike,
     and so is every list inside a struct set whole to a value not computed
     from the object (dep.Spec = buildSpec(cr), then ct.Env = append(ct.Env,
     e) on its first container);

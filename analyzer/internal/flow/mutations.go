@@ -99,6 +99,18 @@ func (p *Package) fillsOfReplaced(ms []Mutation, obj map[ssa.Value]bool) {
 			}
 			continue
 		}
+		if _, ok := ms[i].Instr.(ssa.CallInstruction); ok && ms[i].FromRead && !ms[i].Replaced {
+			// obj.Status.Operators = make(map[string]S); for ... {
+			// obj.SetOperatorStatus(name, ...) }: the helper reads and
+			// sets an entry of the map just made, not of the map read.
+			for _, set := range ms {
+				if st, ok := set.Instr.(*ssa.Store); ok && set.Field == ms[i].Field && freshMap(st.Val) && p.dominates(st, ms[i].Instr) {
+					ms[i].Replaced = true
+					break
+				}
+			}
+			continue
+		}
 		ia, ok := ms[i].Instr.(*ssa.IndexAddr)
 		if !ok || !ms[i].List || ms[i].Replaced {
 			continue
@@ -439,6 +451,18 @@ func keyedMap(t types.Type) bool {
 	}
 	switch m.Elem().Underlying().(type) {
 	case *types.Basic:
+		return true
+	}
+	return false
+}
+
+// freshMap reports whether a value is a new map with nothing in it: nil or
+// make(map[K]V).
+func freshMap(v ssa.Value) bool {
+	switch x := strip(v).(type) {
+	case *ssa.Const:
+		return x.IsNil()
+	case *ssa.MakeMap:
 		return true
 	}
 	return false
