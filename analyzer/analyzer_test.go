@@ -89,6 +89,7 @@ func TestRules(t *testing.T) {
 	// A helper's dropped error names the caller that goes on, and its read.
 	relatedIn(t, results, "helperread.go", "Reconcile calls markSynced here, and goes on without an error or a requeue", "the call that loses the conflict")
 	relatedIn(t, results, "helperread.go", "cm is read here", "r.Get(ctx, req.NamespacedName, &cm)")
+	relatedIn(t, results, "deferredpatch.go", "the snapshot the patch is computed from", "original := widget.DeepCopy()")
 
 	// Related information is kept outside the plugin.
 	related, seen := 0, false

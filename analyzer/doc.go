@@ -544,7 +544,11 @@ information. Reported at the Patch call:
     the helper's Patch as related information. A patch deferred, or made
     in a deferred closure, sends the changes made on the paths that go on
     to the defer, not those of a branch that returns before it (one that
-    adds a finalizer and patches it at once). A wrapper that sends client.MergeFromWithOptimisticLock{},
+    adds a finalizer and patches it at once); a deferred closure's patch
+    from a snapshot the function took (original := obj.DeepCopy(); defer
+    func() { r.Status().Patch(ctx, obj, client.MergeFrom(original)) }())
+    sends every change made since that snapshot, the ones after the defer
+    statement included. A wrapper that sends client.MergeFromWithOptimisticLock{},
     or is given a patch that carries it, is not reported. A patcher's status
     patch is not followed: fluxcd's sends the conditions apart, with a lock
     and a retry, and leaves them out of its status patch, which the

@@ -98,6 +98,7 @@ func (ck *checker) patchHazard(w *writes.Write, info *patch.Info) (string, []ana
 	switch info.Kind {
 	case patch.KindDiff:
 		obj, from, to := w.Obj, info.Snapshot, ssa.Instruction(w.Call)
+		snapshot := info.Snapshot
 		if info.Modified != nil {
 			obj, to = info.Modified, info.ModifiedAt
 		}
@@ -109,6 +110,12 @@ func (ck *checker) patchHazard(w *writes.Write, info *patch.Info) (string, []ana
 			// the diff is everything cp changed since it was copied.
 			if cp := ck.copyOf(obj, info.Base); cp != nil {
 				from = cp
+			} else if snap := ck.copyOf(info.Base, obj); snap != nil && snap.Parent() != w.Call.Parent() {
+				// original := obj.DeepCopy(); defer func() { Patch(obj,
+				// MergeFrom(original)) }(): the snapshot was taken in the
+				// function that runs the closure; the diff is everything
+				// obj changed since.
+				from, snapshot = snap, snap
 			}
 		}
 		if info.Base != nil && flow.AllNoResourceVersion(ck.flow.Object(info.Base, from)) {
@@ -162,11 +169,11 @@ func (ck *checker) patchHazard(w *writes.Write, info *patch.Info) (string, []ana
 					why = "a strategic merge patch replaces a list without a merge key whole"
 				}
 				return fmt.Sprintf("%s of %s changed since the snapshot (%s)", listName(m.Field), name, why),
-					ck.mutationRelated(m, info)
+					ck.mutationRelated(m, snapshot)
 			}
 			if m.FromRead {
 				return fmt.Sprintf("%s of %s is set from a value read from it", fieldName(m.Field), name),
-					ck.mutationRelated(m, info)
+					ck.mutationRelated(m, snapshot)
 			}
 		}
 	case patch.KindBody:
@@ -382,13 +389,13 @@ func (ck *checker) createOrPatch(w *writes.Write) []finding {
 	return nil
 }
 
-func (ck *checker) mutationRelated(m flow.Mutation, info *patch.Info) []analysis.RelatedInformation {
+func (ck *checker) mutationRelated(m flow.Mutation, snapshot ssa.Instruction) []analysis.RelatedInformation {
 	rel := []analysis.RelatedInformation{related(flow.Pos(m.Instr), "%s changed here", fieldName(m.Field))}
 	if m.Via != nil {
 		rel = append(rel, related(m.Via.Pos(), "%s changes it", m.Via.Name()))
 	}
-	if info.Snapshot != nil {
-		rel = append(rel, related(flow.Pos(info.Snapshot), "the snapshot the patch is computed from"))
+	if snapshot != nil {
+		rel = append(rel, related(flow.Pos(snapshot), "the snapshot the patch is computed from"))
 	}
 	return rel
 }
