@@ -456,16 +456,11 @@ func keyedMap(t types.Type) bool {
 	return false
 }
 
-// freshMap reports whether a value is a new map with nothing in it: nil or
-// make(map[K]V).
+// freshMap reports whether a value is a new map with nothing in it:
+// make(map[K]V), or nil as emptyList has it.
 func freshMap(v ssa.Value) bool {
-	switch x := strip(v).(type) {
-	case *ssa.Const:
-		return x.IsNil()
-	case *ssa.MakeMap:
-		return true
-	}
-	return false
+	_, made := strip(v).(*ssa.MakeMap)
+	return made || emptyList(v)
 }
 
 // emptyList reports whether a value is a new list with nothing in it when
