@@ -688,7 +688,9 @@ client.Apply patches and the Apply method. Reported at the apply call.
 	})
 
 An apply with force (ApplyOptions{Force: true}, client.ForceOwnership)
-cannot have an ownership conflict and is not reported.
+cannot have an ownership conflict and is not reported, whether the force is
+written at the call or in options kept in a variable, a package variable or
+a slice of options built with append.
 
 Fix: do not retry Server-Side Apply on conflict. Resolve the ownership:
 stop setting fields another manager owns, or apply with Force if this
