@@ -617,7 +617,9 @@ closure made
 there, such as a retried function that reads the object again), whether the
 patch runs in that branch or after it (the removal made there, the patch
 sent later: a deletion timestamp is never unset), and whether the
-patch is a diff or a body that sets metadata.finalizers to the list: the API
+patch is a diff, a body that sets metadata.finalizers to the list (the list
+itself, or one filtered from it), or a JSON patch that replaces
+/metadata/finalizers with it: the API
 server refuses new finalizers on an object being deleted, so a stale list
 that brings back one removed meanwhile is rejected with 422 Unprocessable
 Entity instead of being applied. Nor is

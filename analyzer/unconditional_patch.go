@@ -206,6 +206,9 @@ func (ck *checker) patchHazard(w *writes.Write, info *patch.Info) (string, []ana
 			if op.Op == "replace" || op.Op == "remove" || op.Op == "add" {
 				for _, v := range op.Value {
 					if r := readOf(v, pointerField(op.Path)); r != nil {
+						if op.Path == "/metadata/finalizers" && ck.removalWhileDeleting(flow.ReadBase(r), r, w) {
+							continue // as for a merge patch: a stale list is rejected while deleting
+						}
 						return fmt.Sprintf("its %s op sets %s to a value computed from the object read earlier", op.Op, op.Path),
 							[]analysis.RelatedInformation{related(flow.Pos(r), "read here")}
 					}

@@ -194,13 +194,19 @@ func (p *Package) fieldDeleting(base ssa.Value, field int, at ssa.Instruction, d
 }
 
 // ReadBase returns the object a read of one of its fields (a load of
-// obj.Field or obj.ObjectMeta.Field, a call obj.GetField()) reads from, or
+// obj.Field or obj.ObjectMeta.Field, of an element of a list field as a
+// range over obj.Finalizers loads it, a call obj.GetField()) reads from, or
 // nil.
 func ReadBase(r ssa.Instruction) ssa.Value {
 	var v ssa.Value
 	switch x := r.(type) {
 	case *ssa.UnOp:
 		v = x.X
+		if ia, ok := strip(v).(*ssa.IndexAddr); ok {
+			if list, ok := strip(ia.X).(*ssa.UnOp); ok && list.Op == token.MUL {
+				v = list.X
+			}
+		}
 	case *ssa.Call:
 		v = model.Recv(x.Common())
 	}
