@@ -144,6 +144,10 @@ An object the function allocates into a reference field of a struct of
 the program's own (r.Instance = &T{}) and reads into through that field
 (Get(ctx, key, r.Instance)) is read: each use of r.Instance loads the
 same object, as long as the function stores nothing else in the field.
+The same holds in a closure the function makes that captures r (a
+retried func() error), unless the closure calls code of the package that
+stores into that field: Update(ctx, r.Instance) there writes what was read
+before the retry.
 So is a reference field of such a struct that the function never sets
 (cand.obj, the object a List gave, kept in a struct the function is
 given): every load of it is the one object it holds, and a change made

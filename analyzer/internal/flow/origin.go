@@ -758,15 +758,87 @@ func (p *Package) wrapperField(fa *ssa.FieldAddr) (vals []ssa.Value, ok bool) {
 			}
 		}
 	}
+	for _, v := range vals {
+		if st := storeOf(v, fa.Field); st != nil && st.Parent() != fa.Parent() && p.callsStoreField(fa.Parent(), fa) {
+			// Stored by the function that made this closure, but the
+			// closure runs code that may store another value there.
+			return nil, true
+		}
+	}
 	return vals, true
+}
+
+// maxStoreSearch caps the functions callsStoreField looks into.
+const maxStoreSearch = 64
+
+// callsStoreField reports whether a function of the package that fn calls
+// (statically, through an interface whose method the package declares, or
+// a closure it makes), or one they call, stores into field fa.Field of a
+// struct of fa.X's type; true when there are too many functions to tell.
+func (p *Package) callsStoreField(fn *ssa.Function, fa *ssa.FieldAddr) bool {
+	t := fa.X.Type()
+	seen := map[*ssa.Function]bool{fn: true}
+	work := []*ssa.Function{fn}
+	for len(work) > 0 {
+		if len(seen) > maxStoreSearch {
+			return true
+		}
+		g := work[len(work)-1]
+		work = work[:len(work)-1]
+		add := func(h *ssa.Function) {
+			if h != nil && p.local(h) && !seen[h] {
+				seen[h] = true
+				work = append(work, body(h))
+			}
+		}
+		for _, b := range g.Blocks {
+			for _, instr := range b.Instrs {
+				switch x := instr.(type) {
+				case *ssa.Store:
+					if f, ok := x.Addr.(*ssa.FieldAddr); ok && g != fn && f.Field == fa.Field && types.Identical(f.X.Type(), t) {
+						return true
+					}
+				case *ssa.MakeClosure:
+					add(x.Fn.(*ssa.Function))
+				case ssa.CallInstruction:
+					c := x.Common()
+					if c.IsInvoke() {
+						for _, m := range p.methods[c.Method.Name()] {
+							add(m)
+						}
+					} else {
+						add(c.StaticCallee())
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 // sameFields returns the addresses of fa's field of the struct fa.X
 // refers to (through its aliases) in fa's function: each use of a field
-// takes its address anew.
+// takes its address anew. Where fa.X is loaded from a variable that holds
+// the one struct pointer (a receiver or parameter that a closure captures,
+// never assigned again), the loads of that variable in the function that
+// declares it and in the closures that capture it refer to the same
+// struct: their fields count too.
 func (p *Package) sameFields(fa *ssa.FieldAddr) []*ssa.FieldAddr {
 	var out []*ssa.FieldAddr
-	for _, base := range p.aliases(fa.X) {
+	bases := p.aliases(fa.X)
+	if ld, ok := strip(fa.X).(*ssa.UnOp); ok && ld.Op == token.MUL && isVariable(ld.X) {
+		cell := root(ld.X, p)
+		if a, ok := cell.(*ssa.Alloc); ok && len(p.storedValues(a)) == 1 {
+			for _, addr := range p.cellAddrs(a) {
+				for _, r := range ssax.Referrers(addr) {
+					if l, ok := r.(*ssa.UnOp); ok && l.Op == token.MUL && l != ld {
+						bases = append(slices.Clip(bases), l)
+					}
+				}
+			}
+		}
+	}
+	for _, base := range bases {
 		for _, r := range ssax.Referrers(base) {
 			if f, isField := r.(*ssa.FieldAddr); isField && f.Field == fa.Field && f.X == base {
 				out = append(out, f)
@@ -774,6 +846,18 @@ func (p *Package) sameFields(fa *ssa.FieldAddr) []*ssa.FieldAddr {
 		}
 	}
 	return out
+}
+
+// storeOf returns the store of v into field field, or nil.
+func storeOf(v ssa.Value, field int) *ssa.Store {
+	for _, r := range ssax.Referrers(v) {
+		if st, ok := r.(*ssa.Store); ok && st.Val == v {
+			if f, ok := st.Addr.(*ssa.FieldAddr); ok && f.Field == field {
+				return st
+			}
+		}
+	}
+	return nil
 }
 
 // madeElems returns, for an element of a slice of pointers that the
