@@ -774,6 +774,13 @@ func (p *Package) objectAt(v ssa.Value, at ssa.Instruction, depth int) []Origin 
 		if last != nil && p.dominates(e.instr, last) {
 			continue
 		}
+		if last != nil && last.Parent() == at.Parent() && e.instr.Parent() != at.Parent() && p.anchorFn(at.Parent(), e.instr.Parent()) != nil {
+			// An event of a function that encloses at's closure runs
+			// before the closure is called or after it returns, never
+			// between last and at inside one call (a Get at the top of a
+			// retried function refills what the maker put there).
+			continue
+		}
 		switch p.kindOf(e) {
 		case evClear:
 			out = append(out, Origin{Kind: Cleared, Site: e.instr})
